@@ -1,0 +1,133 @@
+/**
+ * Every environment variable the service reads: name, JSON Schema, default, which processes require
+ * it, and a one-line doc. The README's configuration table is generated from this list
+ * (`npm run config:table`), so the two cannot drift. Spec: shared/spec/interface.md, "Deployment settings".
+ */
+
+export type Role = 'api' | 'worker' | 'browser' | 'cli';
+
+export interface Setting {
+  /** JSON Schema for the value after coercion from its string form. */
+  schema: Record<string, unknown>;
+  default?: string | number | boolean;
+  /** Processes that refuse to start without it. */
+  requiredBy?: readonly Role[];
+  /** Value must not appear in logs or error bodies. */
+  secret?: boolean;
+  doc: string;
+}
+
+const port = { type: 'integer', minimum: 1, maximum: 65535 } as const;
+const positiveInt = { type: 'integer', minimum: 1 } as const;
+const httpUrl = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
+
+export const settings = {
+  NODE_ENV: {
+    schema: { enum: ['development', 'test', 'production'] },
+    default: 'development',
+    doc: 'Which `.env.<NODE_ENV>` file is read; `production` turns on the production-only checks.',
+  },
+  DATABASE_URL: {
+    schema: { type: 'string', pattern: '^postgres(ql)?://[^\\s]+$' },
+    requiredBy: ['api', 'worker', 'cli'],
+    secret: true,
+    doc: 'PostgreSQL connection string (`postgresql://user:pass@host:5432/db`).',
+  },
+  REDIS_URL: {
+    schema: { type: 'string', pattern: '^rediss?://[^\\s]+$' },
+    requiredBy: ['api', 'worker'],
+    secret: true,
+    doc: 'Redis connection string (`redis://host:6379`); rate limits and short-lived state.',
+  },
+  AUTH_SECRET: {
+    schema: { type: 'string', minLength: 32 },
+    requiredBy: ['api'],
+    secret: true,
+    doc: 'Server secret, 32 or more characters; signs dashboard sessions.',
+  },
+  AUTH_URL: {
+    schema: httpUrl,
+    requiredBy: ['api'],
+    doc: 'Public URL of the API (used in links the API hands out, e.g. the OpenAPI `servers` entry).',
+  },
+  CORS_ORIGIN: {
+    schema: { type: 'string', minLength: 1 },
+    requiredBy: ['api'],
+    doc: 'Comma-separated origins allowed by CORS (`https://app.example.com,https://admin.example.com`).',
+  },
+  API_KEY_PEPPER: {
+    schema: { type: 'string', minLength: 16 },
+    requiredBy: ['api', 'cli'],
+    secret: true,
+    doc: 'Secret of 16 or more characters mixed into API-key hashes (HMAC-SHA256). Changing it invalidates every key.',
+  },
+  API_HOST: { schema: { type: 'string', minLength: 1 }, default: '127.0.0.1', doc: 'Interface the API listens on.' },
+  API_PORT: { schema: port, default: 3000, doc: 'API port.' },
+  API_BODY_LIMIT_BYTES: {
+    schema: { type: 'integer', minimum: 1024, maximum: 52428800 },
+    default: 1048576,
+    doc: 'Largest accepted JSON request body, in bytes; larger bodies get 413.',
+  },
+  LOG_LEVEL: { schema: { enum: ['debug', 'info', 'warn', 'error'] }, default: 'info', doc: 'Least severe log level printed.' },
+  TEMPORAL_ADDRESS: {
+    schema: { type: 'string', pattern: '^[^\\s:]+:\\d+$' },
+    default: '127.0.0.1:7233',
+    doc: 'Temporal frontend `host:port` (Temporal Cloud: `<ns>.<acct>.tmprl.cloud:7233`).',
+  },
+  TEMPORAL_NAMESPACE: { schema: { type: 'string', minLength: 1 }, default: 'default', doc: 'Temporal namespace.' },
+  TEMPORAL_TASK_QUEUE: {
+    schema: { type: 'string', minLength: 1 },
+    default: 'pagewright',
+    doc: 'Task queue for scrape, crawl and map workflows and their activities.',
+  },
+  TEMPORAL_API_KEY: {
+    schema: { type: 'string', minLength: 1 },
+    secret: true,
+    doc: 'API key for Temporal Cloud; turns TLS on.',
+  },
+  TEMPORAL_TLS: { schema: { type: 'boolean' }, default: false, doc: 'Connect to Temporal over TLS (implied by a client certificate or API key).' },
+  TEMPORAL_TLS_CERT_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'Client certificate (PEM) for mutual TLS; needs TEMPORAL_TLS_KEY_PATH.' },
+  TEMPORAL_TLS_KEY_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'Client private key (PEM) for mutual TLS.' },
+  TEMPORAL_TLS_CA_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'CA bundle (PEM) that signed the server certificate, when not a public CA.' },
+  TEMPORAL_TLS_SERVER_NAME: { schema: { type: 'string', minLength: 1 }, doc: 'Override of the TLS server name (SNI).' },
+  WORKER_CONCURRENCY: { schema: positiveInt, default: 2, doc: 'Pages rendered in parallel per worker (concurrent page activities).' },
+  SERVICE_USER_AGENT: {
+    schema: { type: 'string', minLength: 1 },
+    default: 'PagewrightBot/0.1',
+    doc: 'User-Agent sent to target sites unless the caller sets one; also the robots.txt user agent.',
+  },
+  ALLOW_PRIVATE_ADDRESSES: {
+    schema: { type: 'boolean' },
+    default: false,
+    doc: 'Allow loopback/private/link-local targets. Development and tests only.',
+  },
+  BROWSER_ENGINE_URL: { schema: httpUrl, doc: 'Browser service to render pages (`remote` engine); without it workers render in-process.' },
+  BROWSER_ENGINE_TOKEN: {
+    schema: { type: 'string', minLength: 16 },
+    secret: true,
+    doc: 'Bearer token shared by the browser service and its callers (16+ characters).',
+  },
+  LLM_BASE_URL: { schema: httpUrl, doc: 'Chat-completions compatible endpoint base (e.g. `https://api.openai.com/v1`). Without it extraction is skipped.' },
+  LLM_API_KEY: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Key for LLM_BASE_URL.' },
+  LLM_MODEL: { schema: { type: 'string', minLength: 1 }, doc: 'Model name sent to LLM_BASE_URL.' },
+  CRAWL_TTL_SECONDS: { schema: { type: 'integer', minimum: 60 }, default: 86400, doc: 'Lifetime of crawl state and documents, in seconds.' },
+  SCRAPE_TIMEOUT_MS: {
+    schema: { type: 'integer', minimum: 1000, maximum: 90000 },
+    default: 30000,
+    doc: 'Default scrape timeout in ms when a request gives none (1000–90000).',
+  },
+  BILLING_ACCESS_TOKEN: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Subscription billing credential, when billing is enabled.' },
+  BILLING_SUCCESS_URL: { schema: httpUrl, doc: 'Where billing sends a customer after checkout.' },
+  PORT: { schema: port, default: 3002, doc: 'Browser service port.' },
+  BROWSER_SERVICE_HOST: { schema: { type: 'string', minLength: 1 }, default: '127.0.0.1', doc: 'Interface the browser service listens on.' },
+  CHROMIUM_PATH: {
+    schema: { type: 'string', minLength: 1 },
+    default: '/usr/lib/chromium/chromium',
+    doc: "Chromium executable (Debian's `chromium` package by default).",
+  },
+  PLAYWRIGHT_MAX_CONTEXTS: { schema: positiveInt, default: 4, doc: 'Browser contexts per process.' },
+  BROWSER_MAX_USES_PER_CONTEXT: { schema: positiveInt, default: 200, doc: 'A browser context is recycled after this many pages.' },
+  BROWSER_IDLE_TIMEOUT_MS: { schema: positiveInt, default: 60000, doc: 'Idle browser contexts are closed after this many ms.' },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof settings;
