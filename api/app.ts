@@ -1,0 +1,67 @@
+/**
+ * The Koa application: request id, errors, CORS, JSON body, then the declared routes, each wrapped
+ * with authentication and validation as its declaration says.
+ */
+import { randomUUID } from 'node:crypto';
+import cors from '@koa/cors';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import type { ApiDeps } from './deps.js';
+import { authenticate } from './middleware/auth.js';
+import { jsonBody } from './middleware/body.js';
+import { errorMiddleware } from './middleware/errors.js';
+import { precompile, validateInput } from './middleware/validate.js';
+import { buildOpenApi, type OpenApiDocument } from './openapi.js';
+import type { AppContext, AppState, RouteSpec } from './route.js';
+import { apiRoutes } from './routes/index.js';
+import { referenceRoute } from './routes/reference.js';
+
+export const API_VERSION = '0.1.0';
+
+function allowedOrigins(setting: string): (ctx: Koa.Context) => string {
+  const list = setting.split(',').map((s) => s.trim()).filter(Boolean);
+  const any = list.includes('*');
+  // Returning '' leaves the CORS headers off, so browsers refuse the response.
+  return (ctx) => {
+    const origin = ctx.get('origin');
+    return any ? '*' : list.includes(origin) ? origin : '';
+  };
+}
+
+function register(router: Router<AppState>, route: RouteSpec): void {
+  if (route.body) precompile(route.body, 'body');
+  if (route.query) precompile(route.query, 'query');
+  if (route.params) precompile(route.params, 'params');
+  router[route.method](route.path, async (ctx) => {
+    const c = ctx as unknown as AppContext;
+    if (route.auth === 'apiKey') await authenticate(c);
+    const body = route.body ? validateInput('body', route.body, ctx.request.body ?? {}) : undefined;
+    const query = route.query ? validateInput('query', route.query, { ...ctx.query }) : undefined;
+    const params = route.params ? validateInput('params', route.params, { ...ctx.params }) : undefined;
+    await route.handler(c, { body, query, params } as never);
+  });
+}
+
+export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoutes): { app: Koa<AppState>; router: Router<AppState> } {
+  const app = new Koa<AppState>({ proxy: false });
+  let doc: OpenApiDocument | undefined;
+  const reference = referenceRoute(() => (doc ??= buildOpenApi(all, deps.config.AUTH_URL, API_VERSION)));
+  const all = [...routes, reference];
+
+  app.use(async (ctx, next) => {
+    ctx.state.deps = deps;
+    ctx.state.requestId = randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use(errorMiddleware(deps.config.API_BODY_LIMIT_BYTES));
+  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }));
+  for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
+
+  const router = new Router<AppState>();
+  for (const route of all) register(router, route);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return { app, router };
+}

@@ -1,0 +1,58 @@
+/**
+ * API keys in PostgreSQL: create (the only moment the plaintext exists), find by hash, list, revoke.
+ * Used by the auth middleware and the operators' `npm run keys` command.
+ */
+import { randomUUID } from 'node:crypto';
+import { displayPrefix, generateApiKey, hashApiKey } from '../core/api-keys.js';
+import type { PrismaClient } from '../prisma/client.js';
+
+export interface KeyListing {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Refresh last_used_at at most this often per key, so authentication stays one indexed read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function createKey(prisma: PrismaClient, name: string, pepper: string): Promise<{ id: string; key: string }> {
+  const key = generateApiKey();
+  const id = randomUUID();
+  await prisma.apiKey.create({ data: { id, name, prefix: displayPrefix(key), hash: hashApiKey(key, pepper) } });
+  return { id, key };
+}
+
+export async function findActiveKey(prisma: PrismaClient, key: string, pepper: string): Promise<{ id: string } | 'revoked' | undefined> {
+  const row = await prisma.apiKey.findUnique({ where: { hash: hashApiKey(key, pepper) }, select: { id: true, revokedAt: true, lastUsedAt: true } });
+  if (!row) return undefined;
+  if (row.revokedAt) return 'revoked';
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Bookkeeping only: a failure here must not fail the request.
+    prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+  return { id: row.id };
+}
+
+export async function listKeys(prisma: PrismaClient): Promise<KeyListing[]> {
+  return prisma.apiKey.findMany({
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
+
+/** Revoke by id or by displayed prefix; returns how many keys were revoked. */
+export async function revokeKey(prisma: PrismaClient, idOrPrefix: string): Promise<number> {
+  const result = await prisma.apiKey.updateMany({
+    where: { revokedAt: null, OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] },
+    data: { revokedAt: new Date() },
+  });
+  return result.count;
+}
+
+export async function countActiveKeys(prisma: PrismaClient): Promise<number> {
+  return prisma.apiKey.count({ where: { revokedAt: null } });
+}

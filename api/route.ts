@@ -1,0 +1,62 @@
+/**
+ * A route is declared once, with the JSON Schemas of its inputs and outputs; the same declaration
+ * registers the Koa handler (api/app.ts), validates input (api/middleware/validate.ts) and feeds the
+ * OpenAPI document (api/openapi.ts). So the reference cannot list a route the server doesn't serve.
+ */
+import type { ParameterizedContext } from 'koa';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { ApiDeps } from './deps.js';
+
+export type Schema = Exclude<JSONSchema, boolean>;
+
+export interface AuthState {
+  apiKeyId: string;
+}
+
+export interface AppState {
+  deps: ApiDeps;
+  auth?: AuthState;
+  requestId: string;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+
+export interface ResponseSpec {
+  description: string;
+  schema?: Schema;
+  /** Defaults to application/json. */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: Schema }>;
+}
+
+type Infer<S> = S extends Schema ? FromSchema<S> : undefined;
+
+interface RouteBase {
+  method: 'get' | 'post' | 'delete';
+  /** Koa-style path, e.g. `/v1/crawl/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** `apiKey`: Authorization: Bearer <key> required. */
+  auth: 'apiKey' | 'none';
+  responses: Record<number, ResponseSpec>;
+}
+
+type Handler<B, Q, P> = (ctx: AppContext, input: { body: B; query: Q; params: P }) => Promise<void> | void;
+
+/** A declared route with its input types erased: what the app, validator and OpenAPI builder see. */
+export interface RouteSpec extends RouteBase {
+  body?: Schema;
+  query?: Schema;
+  params?: Schema;
+  handler: Handler<unknown, unknown, unknown>;
+}
+
+/** Keeps the literal schema types, so the handler's input is typed from the very schemas that validate it. */
+export function defineRoute<const B extends Schema | undefined = undefined, const Q extends Schema | undefined = undefined, const P extends Schema | undefined = undefined>(
+  spec: RouteBase & { body?: B; query?: Q; params?: P; handler: Handler<Infer<B>, Infer<Q>, Infer<P>> },
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}

@@ -1,0 +1,5 @@
+/** Every route the API serves, apart from the reference itself (added by api/app.ts). */
+import type { RouteSpec } from '../route.js';
+import { health, ready } from './operational.js';
+
+export const apiRoutes: readonly RouteSpec[] = [health, ready];

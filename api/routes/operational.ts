@@ -1,0 +1,84 @@
+/** Liveness and readiness. Both are public: load balancers and orchestrators call them without keys. */
+import { ServiceUnavailableError } from '../../core/errors.js';
+import { defineRoute, type AppContext } from '../route.js';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+const healthBody = {
+  type: 'object',
+  properties: { success: { const: true }, status: { const: 'ok' } },
+  required: ['success', 'status'],
+} as const;
+
+const readyBody = {
+  type: 'object',
+  properties: {
+    success: { const: true },
+    status: { const: 'ready' },
+    checks: {
+      type: 'object',
+      properties: { database: { enum: ['up', 'down'] }, keyValueStore: { enum: ['up', 'down'] } },
+      required: ['database', 'keyValueStore'],
+    },
+  },
+  required: ['success', 'status', 'checks'],
+} as const;
+
+export const health = defineRoute({
+  method: 'get',
+  path: '/health',
+  operationId: 'health',
+  summary: 'Liveness: the API process is up',
+  tag: 'Operational',
+  auth: 'none',
+  responses: { 200: { description: 'The process is alive.', schema: healthBody } },
+  handler(ctx) {
+    ctx.body = { success: true, status: 'ok' };
+  },
+});
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}
+
+async function probe(check: () => Promise<unknown>, what: string): Promise<string | undefined> {
+  try {
+    await withTimeout(check(), what);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+export const ready = defineRoute({
+  method: 'get',
+  path: '/ready',
+  operationId: 'ready',
+  summary: 'Readiness: the database and the key-value store answer',
+  description: 'Returns 503 naming each dependency that is down (`details[].field` is `database` or `keyValueStore`).',
+  tag: 'Operational',
+  auth: 'none',
+  responses: {
+    200: { description: 'PostgreSQL and Redis both answer.', schema: readyBody },
+    503: { description: 'PostgreSQL or Redis is down; `details` names which.', schema: { $ref: '#/components/schemas/Error' } },
+  },
+  async handler(ctx: AppContext) {
+    const { prisma, redis } = ctx.state.deps;
+    const [db, kv] = await Promise.all([
+      probe(() => prisma.$queryRaw`SELECT 1`, 'PostgreSQL'),
+      probe(() => redis.ping(), 'Redis'),
+    ]);
+    if (db || kv) {
+      const details = [
+        ...(db ? [{ field: 'database', message: `PostgreSQL is down: ${db}` }] : []),
+        ...(kv ? [{ field: 'keyValueStore', message: `Redis is down: ${kv}` }] : []),
+      ];
+      const names = [db && 'database (PostgreSQL)', kv && 'key-value store (Redis)'].filter(Boolean).join(' and ');
+      throw new ServiceUnavailableError(`Not ready: ${names} down.`, details);
+    }
+    ctx.body = { success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up' } };
+  },
+});

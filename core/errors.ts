@@ -1,0 +1,72 @@
+/**
+ * The API's error family. Each class carries its HTTP status and a stable machine `code`; one Koa
+ * middleware (api/middleware/errors.ts) turns them into `{ success: false, error, code, details? }`.
+ * Error codes are listed in the README ("Errors").
+ */
+
+export interface ErrorDetail {
+  /** Where the problem is: a JSON path into the body (`formats[1]`), or a header / query name. */
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(message: string, details: ErrorDetail[]) {
+    super(400, 'invalid_request', message, details);
+  }
+}
+
+export class MalformedJsonError extends ApiError {
+  constructor(reason: string) {
+    super(400, 'invalid_json', `Request body is not valid JSON (${reason}). Send a JSON object with Content-Type: application/json.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(got: string | undefined) {
+    super(415, 'unsupported_media_type', `Expected Content-Type: application/json, got ${got ? JSON.stringify(got) : 'none'}.`);
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(limitBytes: number) {
+    super(413, 'payload_too_large', `Request body exceeds the ${limitBytes}-byte limit.`);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor(message: string) {
+    super(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, path: string, allowed: string[]) {
+    super(405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
+  }
+}
+
+export class ServiceUnavailableError extends ApiError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(503, 'service_unavailable', message, details, { 'Retry-After': '5' });
+  }
+}

@@ -1,0 +1,27 @@
+/** Settings for processes started by tests: the global test infrastructure plus throwaway secrets. */
+import { inject } from 'vitest';
+import { loadConfig } from '../../core/config.js';
+
+export const TEST_PEPPER = 'test-pepper-0123456789abcdef';
+
+export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    NODE_ENV: 'test',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+    AUTH_SECRET: 'test-auth-secret-0123456789abcdef0123456789',
+    AUTH_URL: 'http://127.0.0.1:3000',
+    CORS_ORIGIN: 'http://allowed.example',
+    API_KEY_PEPPER: TEST_PEPPER,
+    CHROMIUM_PATH: inject('chromiumPath'),
+    LOG_LEVEL: 'error',
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+export function testConfig<R extends 'api' | 'worker' | 'cli'>(role: R, overrides: Record<string, string | undefined> = {}) {
+  return loadConfig(role, { env: testEnv(overrides) });
+}

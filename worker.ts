@@ -1,0 +1,67 @@
+/**
+ * The worker process: registers the workflows and activities on the task queue and polls Temporal.
+ * `createWorker` is also used by tests, which run real workers in-process against the dev server.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from './activities/index.js';
+import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
+import { createLogger } from './core/log.js';
+import { temporalConnectionOptions } from './core/temporal-options.js';
+import { createPrisma } from './prisma/client.js';
+
+const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+
+/** Workflow sources use ESM `.js` specifiers for `.ts` files; teach the bundler to map them. */
+export async function bundleWorkflows(): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
+    workflowsPath,
+    webpackConfigHook: (config) => ({
+      ...config,
+      resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
+    }),
+    logger: { trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), log() {} },
+  });
+}
+
+export async function createWorker(options: {
+  config: RequiredFor<'worker'>;
+  connection: NativeConnection;
+  deps: ActivityDeps;
+  workflowBundle?: WorkflowBundle;
+  taskQueue?: string;
+}): Promise<Worker> {
+  const { config } = options;
+  return Worker.create({
+    connection: options.connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: options.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
+    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+    activities: createActivities(options.deps),
+    maxConcurrentActivityTaskExecutions: config.WORKER_CONCURRENCY,
+    // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
+    shutdownGraceTime: '20s',
+  });
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit('worker');
+  const log = createLogger({ name: 'worker', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
+  const prisma = createPrisma(config.DATABASE_URL);
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config, readFileSync));
+  const worker = await createWorker({ config, connection, deps: { config, prisma, log } });
+  log.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, concurrency: config.WORKER_CONCURRENCY });
+  // Worker.run() installs SIGINT/SIGTERM handlers that start a graceful shutdown.
+  await worker.run();
+  await connection.close();
+  await prisma.$disconnect();
+  log.info('worker stopped');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
