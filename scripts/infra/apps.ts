@@ -1,0 +1,54 @@
+/** The service's own processes under `up`: api, worker and browser service, logs prefixed by name. */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '../stack-config.js';
+import { spawnChild, type Child } from './child.js';
+import { projectFiles, requireProjectFile } from './project-files.js';
+import { waitUntilReady } from './ready.js';
+
+const run = promisify(execFile);
+type Env = Record<string, string | undefined>;
+
+/** Start order: the browser service and worker first, so the API's first request finds them. */
+export const appNames = ['browser', 'worker', 'api'] as const;
+export type AppName = (typeof appNames)[number];
+
+export function startApp(name: AppName, env: Env, logDir: string, pidDir: string): Child {
+  const file = requireProjectFile(projectFiles[name], `start the ${name} process`);
+  return spawnChild({
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', file],
+    cwd: repoRoot,
+    env,
+    logFile: join(logDir, `${name}.log`),
+    pidDir,
+    echo: process.stdout,
+  });
+}
+
+/** Wait for `GET <apiUrl>/health` to answer 200. */
+export function waitForHealth(apiUrl: string, api: Child, timeoutMs: number): Promise<void> {
+  return waitUntilReady(
+    'api',
+    async () => {
+      const res = await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.status !== 200) throw new Error(`GET /health answered ${res.status}`);
+      return true;
+    },
+    { timeoutMs, intervalMs: 300, child: api },
+  );
+}
+
+/** Create the first API key unless one exists; returns the key (printed once) or undefined. */
+export async function createFirstKey(env: Env): Promise<string | undefined> {
+  const file = requireProjectFile(projectFiles.keys, 'create the first API key');
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', file, 'create', '--name', 'default', '--if-none'], { cwd: repoRoot, env });
+    return stdout.trim() || undefined;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`${projectFiles.keys} create failed: ${e.stderr?.trim() || e.message}`);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The Temporal CLI's dev server (`temporal server start-dev`): SQLite persistence, the Web UI, and
+ * the custom search attributes crawl workflows set, registered at start.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { spawnChild } from './child.js';
+import { ServiceStartError, waitUntilReady } from './ready.js';
+
+/**
+ * Custom search attributes of crawl workflows (DESIGN.md "Operator visibility"), name → type.
+ * The dev server registers them at start; a production namespace needs them added once
+ * (`temporal operator search-attribute create --name CrawlStatus --type Keyword`, ...).
+ */
+export const crawlSearchAttributes = {
+  CrawlStatus: 'Keyword',
+  SeedHost: 'Keyword',
+  ApiKeyId: 'Keyword',
+  PagesDone: 'Int',
+} as const;
+
+/** Makes crawl workflows continue-as-new after ~60 events, so tests exercise it. */
+export const testDynamicConfig = ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=60'] as const;
+
+export interface TemporalOptions {
+  /** `temporal` executable. */
+  cliPath: string;
+  /** Frontend gRPC port. */
+  port: number;
+  /** Web UI port; omit to run headless. */
+  uiPort?: number;
+  /** SQLite file, so the state survives restarts; omit for an in-memory server (tests). */
+  dbFile?: string;
+  /** Default `default`. */
+  namespace?: string;
+  /** Appended to the command line, e.g. testDynamicConfig. */
+  extraArgs?: readonly string[];
+  logFile: string;
+  pidDir?: string;
+  /** Default 60000 ms. */
+  timeoutMs?: number;
+}
+
+export interface TemporalHandle {
+  /** `host:port` for TEMPORAL_ADDRESS. */
+  address: string;
+  namespace: string;
+  /** Undefined when headless. */
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+/** Ready = the namespace answers and every crawl search attribute is registered in it. */
+async function namespaceReady(address: string, namespace: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: '2s' });
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing = Object.keys(crawlSearchAttributes).filter((name) => !customAttributes?.[name]);
+    if (missing.length) throw new Error(`search attributes not registered yet: ${missing.join(', ')}`);
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function startTemporal(options: TemporalOptions): Promise<TemporalHandle> {
+  const namespace = options.namespace ?? 'default';
+  const address = `127.0.0.1:${options.port}`;
+  const { logFile, dbFile } = options;
+  if (dbFile) mkdirSync(dirname(dbFile), { recursive: true });
+  const ui = options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort), '--ui-disable-news-fetch'];
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(options.port),
+    ...ui,
+    ...(dbFile ? ['--db-filename', dbFile] : []),
+    '--namespace', namespace,
+    ...Object.entries(crawlSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    '--log-format', 'text',
+    ...(options.extraArgs ?? []),
+  ];
+  const child = spawnChild({ name: 'temporal', command: options.cliPath, args, logFile, pidDir: options.pidDir });
+  try {
+    await waitUntilReady('Temporal', () => namespaceReady(address, namespace), { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 300, child });
+  } catch (err) {
+    await child.stop();
+    throw err instanceof ServiceStartError ? err : new ServiceStartError('Temporal', (err as Error).message, logFile);
+  }
+  return {
+    address,
+    namespace,
+    uiUrl: options.uiPort === undefined ? undefined : `http://127.0.0.1:${options.uiPort}`,
+    stop: () => child.stop(),
+  };
+}
