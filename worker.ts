@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { convertInline } from './activities/convert.js';
+import { createEngineSet } from './activities/engines/index.js';
+import { startLocalBrowser } from './activities/engines/local-runtime.js';
 import { createActivities, type ActivityDeps } from './activities/index.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
 import { createLogger } from './core/log.js';
@@ -48,13 +51,17 @@ export async function createWorker(options: {
 async function main(): Promise<void> {
   const config = loadConfigOrExit('worker');
   const log = createLogger({ name: 'worker', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
+  if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: targets on loopback and private networks can be fetched. Development and tests only.');
   const prisma = createPrisma(config.DATABASE_URL);
+  const browser = await startLocalBrowser(config);
+  const engines = createEngineSet(config, browser.pool);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config, readFileSync));
-  const worker = await createWorker({ config, connection, deps: { config, prisma, log } });
+  const worker = await createWorker({ config, connection, deps: { config, prisma, log, engines, convert: convertInline } });
   log.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, concurrency: config.WORKER_CONCURRENCY });
   // Worker.run() installs SIGINT/SIGTERM handlers that start a graceful shutdown.
   await worker.run();
   await connection.close();
+  await browser.close();
   await prisma.$disconnect();
   log.info('worker stopped');
 }

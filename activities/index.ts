@@ -5,17 +5,25 @@
 import type { RequiredFor } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { PrismaClient } from '../prisma/client.js';
+import type { ConvertPage } from './convert.js';
+import type { EngineSet } from './engines/chain.js';
 import { healthActivities } from './health.js';
+import { scrapeActivities } from './scrape.js';
+import { webhookActivities } from './webhooks.js';
 
 export interface ActivityDeps {
   config: RequiredFor<'worker'>;
   prisma: PrismaClient;
   log: Logger;
+  engines: EngineSet;
+  convert: ConvertPage;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...healthActivities(deps),
+    ...scrapeActivities(deps),
+    ...webhookActivities(deps),
   };
 }
 

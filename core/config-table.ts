@@ -110,6 +110,12 @@ export const settings = {
   LLM_BASE_URL: { schema: httpUrl, doc: 'Chat-completions compatible endpoint base (e.g. `https://api.openai.com/v1`). Without it extraction is skipped.' },
   LLM_API_KEY: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Key for LLM_BASE_URL.' },
   LLM_MODEL: { schema: { type: 'string', minLength: 1 }, doc: 'Model name sent to LLM_BASE_URL.' },
+  WEBHOOK_SIGNING_SECRET: {
+    schema: { type: 'string', minLength: 16 },
+    requiredBy: ['worker'],
+    secret: true,
+    doc: 'Secret (16+ characters) for the HMAC-SHA256 `X-Pagewright-Signature` header on webhook deliveries.',
+  },
   CRAWL_TTL_SECONDS: { schema: { type: 'integer', minimum: 60 }, default: 86400, doc: 'Lifetime of crawl state and documents, in seconds.' },
   SCRAPE_TIMEOUT_MS: {
     schema: { type: 'integer', minimum: 1000, maximum: 90000 },

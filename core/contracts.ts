@@ -1,10 +1,60 @@
 /**
- * Names both sides of Temporal agree on: workflow types, workflow-id formats, search attributes.
+ * What both sides of Temporal agree on: workflow-id formats, inputs and outputs, failure types.
  * API, worker and tests import these; nobody retypes them.
  */
+import type { PageOptions } from './schemas/scrape.js';
 
 export const workflowIds = {
   scrape: (scrapeId: string) => `scrape-${scrapeId}`,
   crawl: (crawlId: string) => `crawl-${crawlId}`,
   map: (mapId: string) => `map-${mapId}`,
+  webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
 } as const;
+
+/**
+ * ApplicationFailure types. The retry policies list the non-retryable ones; the API maps each to
+ * its HTTP answer (api/temporal-errors.ts).
+ */
+export const failureTypes = {
+  /** The target URL (or a redirect hop) is refused by the URL safety policy. → 400 */
+  unsafeUrl: 'UnsafeUrl',
+  /** The request cannot work, e.g. an invalid CSS selector. → 400 */
+  invalidRequest: 'InvalidRequest',
+  /** Every engine failed. → 502 */
+  allEnginesFailed: 'AllEnginesFailed',
+  /** The caller's time budget ran out. → 408 */
+  timeout: 'ScrapeTimeout',
+} as const;
+
+export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout];
+
+export interface ScrapeInput {
+  scrapeId: string;
+  /** As the caller sent it (reported as metadata.sourceURL). */
+  url: string;
+  options: PageOptions;
+  timeoutMs: number;
+  /** Epoch ms when the caller's budget ends; every attempt works within it. */
+  deadline: number;
+}
+
+export interface ScrapeResult {
+  documentId: string;
+}
+
+export type WebhookEvent = 'scrape.completed' | 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed' | 'crawl.cancelled';
+
+export interface WebhookDelivery {
+  event: WebhookEvent;
+  /** Stable per event, sent as X-Pagewright-Delivery so receivers can drop duplicates. */
+  deliveryId: string;
+  urls: string[];
+  /** scrape id or crawl id */
+  subjectId: string;
+  /** Document to embed, by reference (loaded by the delivering activity). */
+  documentId?: string;
+  /** Echoed on the payload (scrape `metadata` / crawl `webhookMetadata`). */
+  metadata?: unknown;
+  /** Extra small fields for the payload (status, counters, error). */
+  extra?: Record<string, unknown>;
+}

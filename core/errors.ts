@@ -70,3 +70,21 @@ export class ServiceUnavailableError extends ApiError {
     super(503, 'service_unavailable', message, details, { 'Retry-After': '5' });
   }
 }
+
+export class UrlNotAllowedError extends ApiError {
+  constructor(message: string, field = 'url') {
+    super(400, 'url_not_allowed', message, [{ field, message }]);
+  }
+}
+
+export class ScrapeFailedError extends ApiError {
+  constructor(message: string) {
+    super(502, 'scrape_failed', message);
+  }
+}
+
+export class ScrapeTimeoutError extends ApiError {
+  constructor(timeoutMs: number) {
+    super(408, 'timeout', `The scrape did not finish within its ${timeoutMs} ms timeout. Raise \`timeout\` (up to 90000) or try again.`);
+  }
+}

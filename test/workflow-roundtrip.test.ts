@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertInline } from '../activities/convert.js';
+import { createEngineSet } from '../activities/engines/index.js';
+import { startLocalBrowser } from '../activities/engines/local-runtime.js';
 import { createLogger } from '../core/log.js';
 import { createPrisma } from '../prisma/client.js';
 import { createWorker } from '../worker.js';
@@ -27,7 +30,9 @@ afterAll(async () => {
 describe('Temporal wiring', () => {
   it('runs the healthCheck workflow and its activity on a real worker', async () => {
     const taskQueue = `roundtrip-${randomUUID()}`;
-    const worker = await createWorker({ config, connection: nativeConnection, taskQueue, deps: { config, prisma, log: createLogger({ name: 't', level: 'error' }) } });
+    const browser = await startLocalBrowser(config);
+    const deps = { config, prisma, log: createLogger({ name: 't', level: 'error' }), engines: createEngineSet(config, browser.pool), convert: convertInline };
+    const worker = await createWorker({ config, connection: nativeConnection, taskQueue, deps });
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     const before = Date.now();
     const result = await worker.runUntil(
@@ -35,6 +40,7 @@ describe('Temporal wiring', () => {
     );
     expect(result.echo).toBe('hello');
     expect(result.worker).toMatch(new RegExp(`^${process.pid}@`));
+    await browser.close();
     const dbTime = Date.parse(result.databaseTime);
     expect(dbTime).toBeGreaterThanOrEqual(before - 5000);
     expect(dbTime).toBeLessThanOrEqual(Date.now() + 5000);

@@ -1,2 +1,4 @@
 /** Every workflow the worker registers. The worker bundles this file for Temporal's sandbox. */
 export { healthCheck } from './health-check.js';
+export { scrape } from './scrape.js';
+export { deliverWebhooks } from './webhooks.js';

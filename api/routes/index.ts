@@ -1,5 +1,6 @@
 /** Every route the API serves, apart from the reference itself (added by api/app.ts). */
 import type { RouteSpec } from '../route.js';
 import { health, ready } from './operational.js';
+import { scrapeRoute } from './scrape.js';
 
-export const apiRoutes: readonly RouteSpec[] = [health, ready];
+export const apiRoutes: readonly RouteSpec[] = [health, ready, scrapeRoute];

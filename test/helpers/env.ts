@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../core/config.js';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdef';
+export const TEST_WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 
 export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {
@@ -15,6 +16,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     AUTH_URL: 'http://127.0.0.1:3000',
     CORS_ORIGIN: 'http://allowed.example',
     API_KEY_PEPPER: TEST_PEPPER,
+    WEBHOOK_SIGNING_SECRET: TEST_WEBHOOK_SECRET,
     CHROMIUM_PATH: inject('chromiumPath'),
     LOG_LEVEL: 'error',
     ...overrides,

@@ -1,0 +1,46 @@
+/**
+ * Storing pages. Page bodies and screenshots go to PostgreSQL; workflows only ever see the
+ * document id (DESIGN.md: Temporal payloads stay small).
+ */
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../prisma/client.js';
+
+export interface StoredPage {
+  url: string;
+  urlKey: string;
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: Buffer;
+  metadata: Record<string, unknown>;
+  extract?: unknown;
+  warning?: string;
+  statusCode?: number;
+}
+
+/** A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. */
+export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, ttlSeconds: number): Promise<string> {
+  const documentId = id ?? randomUUID();
+  await prisma.document.upsert({
+    where: { id: documentId },
+    // A retried activity with the same id stores nothing new.
+    update: {},
+    create: {
+      id: documentId,
+      url: page.url,
+      urlKey: page.urlKey,
+      markdown: page.markdown,
+      html: page.html,
+      rawHtml: page.rawHtml,
+      links: page.links,
+      screenshot: page.screenshot ? new Uint8Array(page.screenshot) : undefined,
+      metadata: page.metadata as object,
+      extract: page.extract === undefined ? undefined : (page.extract as object),
+      warning: page.warning,
+      statusCode: page.statusCode,
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+    },
+  });
+  return documentId;
+}

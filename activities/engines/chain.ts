@@ -1,0 +1,87 @@
+/**
+ * Engine selection and fallback (DESIGN.md, "Engines"): a browser first when the request needs one
+ * (screenshot, waitFor); otherwise `fetch` first, then a browser when the page is plainly
+ * script-rendered or the fetch was refused. `remote` comes before `local_browser` when configured.
+ * A refused URL (blocked) or an invalid request stops the chain at once: no engine may try it.
+ */
+import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
+
+export interface EngineSet {
+  fetch: Engine;
+  /** In order of preference: remote (when configured), then local_browser. */
+  browsers: Engine[];
+}
+
+export class AllEnginesFailedError extends Error {
+  constructor(readonly failures: EngineError[]) {
+    super(`Every way of fetching the page failed: ${failures.map((f) => `${f.engine}: ${f.message}`).join('; ')}`);
+    this.name = 'AllEnginesFailedError';
+  }
+}
+
+/** Statuses with which sites commonly turn away non-browser clients. */
+const REFUSED_STATUSES = new Set([401, 403, 429, 503]);
+
+/** Plainly script-rendered: almost no text outside scripts, but scripts present, or an empty app root. */
+export function looksScriptRendered(result: EngineResult): boolean {
+  const type = result.contentType?.toLowerCase() ?? '';
+  if (type && !type.includes('html')) return false;
+  const html = typeof result.body === 'string' ? result.body : Buffer.from(result.body).toString('latin1');
+  if (!/<script\b/i.test(html)) return false;
+  if (/<div[^>]+id=["']?(root|app|__next|__nuxt)["']?[^>]*>\s*<\/div>/i.test(html)) return true;
+  const bodyStart = html.search(/<body\b/i);
+  const text = html
+    .slice(bodyStart < 0 ? 0 : bodyStart)
+    .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length < 100;
+}
+
+function isFinal(err: EngineError): boolean {
+  return err.kind === 'blocked' || err.kind === 'invalid';
+}
+
+async function attempt(engine: Engine, request: EngineRequest, failures: EngineError[]): Promise<EngineResult | undefined> {
+  if (request.signal.aborted) {
+    failures.push(new EngineError(engine.name, 'timeout', 'no time left'));
+    return undefined;
+  }
+  try {
+    return await engine.fetch(request);
+  } catch (err) {
+    const e = err instanceof EngineError ? err : new EngineError(engine.name, 'network', (err as Error).message);
+    if (isFinal(e)) throw e;
+    failures.push(e);
+    return undefined;
+  }
+}
+
+export async function runEngines(engines: EngineSet, request: EngineRequest): Promise<EngineResult> {
+  const failures: EngineError[] = [];
+  const needsBrowser = Boolean(request.screenshot) || request.waitFor > 0;
+  if (needsBrowser) {
+    for (const browser of engines.browsers) {
+      const result = await attempt(browser, request, failures);
+      if (result) return result;
+    }
+    // A screenshot needs a browser; a mere waitFor is a hint, and plain HTTP may still do.
+    if (!request.screenshot) {
+      const result = await attempt(engines.fetch, request, failures);
+      if (result) return result;
+    }
+    throw new AllEnginesFailedError(failures);
+  }
+
+  const fetched = await attempt(engines.fetch, request, failures);
+  if (fetched && !REFUSED_STATUSES.has(fetched.statusCode) && !looksScriptRendered(fetched)) return fetched;
+  for (const browser of engines.browsers) {
+    const result = await attempt(browser, request, failures);
+    // A browser that got refused too is no better than the fetch that already has an answer.
+    if (result && !(fetched && REFUSED_STATUSES.has(result.statusCode))) return result;
+  }
+  if (fetched) return fetched;
+  throw new AllEnginesFailedError(failures);
+}

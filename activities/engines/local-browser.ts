@@ -1,0 +1,25 @@
+/** The `local_browser` engine: the worker's own Playwright pool (the same code the browser service runs). */
+import type { BrowserPool } from '../../browser-service/pool.js';
+import { RenderError, renderPage } from '../../browser-service/render.js';
+import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
+
+export function localBrowserEngine(pool: BrowserPool): Engine {
+  return {
+    name: 'local_browser',
+    async fetch(req: EngineRequest): Promise<EngineResult> {
+      try {
+        const result = await renderPage(pool, {
+          url: req.url,
+          headers: req.headers,
+          waitFor: req.waitFor,
+          timeout: Math.max(1, req.deadline - Date.now()),
+          screenshot: req.screenshot,
+        });
+        return { engine: 'local_browser', body: result.html, contentType: result.contentType, statusCode: result.statusCode, finalUrl: result.finalUrl, ...(result.screenshot ? { screenshot: result.screenshot } : {}) };
+      } catch (err) {
+        if (err instanceof RenderError) throw new EngineError('local_browser', err.kind === 'navigation' ? 'network' : err.kind, err.message);
+        throw new EngineError('local_browser', 'unavailable', (err as Error).message);
+      }
+    },
+  };
+}

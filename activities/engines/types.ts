@@ -1,0 +1,41 @@
+/** What every engine takes and gives back; the chain in ./chain.ts picks and falls back between them. */
+export type EngineName = 'fetch' | 'local_browser' | 'remote';
+
+export interface EngineRequest {
+  url: string;
+  headers: Record<string, string>;
+  /** Extra wait after load (browser engines only), ms. */
+  waitFor: number;
+  screenshot?: 'viewport' | 'fullPage';
+  /** Aborts when the caller's budget is spent or the activity is cancelled. */
+  signal: AbortSignal;
+  /** Epoch ms by which the engine must have answered. */
+  deadline: number;
+}
+
+export interface EngineResult {
+  engine: EngineName;
+  body: Uint8Array | string;
+  contentType?: string;
+  statusCode: number;
+  finalUrl: string;
+  /** PNG bytes. */
+  screenshot?: Buffer;
+}
+
+export interface Engine {
+  name: EngineName;
+  fetch(request: EngineRequest): Promise<EngineResult>;
+}
+
+/** Why an engine gave up. `blocked` and `invalid` are final for the whole chain; the rest may fall back. */
+export class EngineError extends Error {
+  constructor(
+    readonly engine: EngineName,
+    readonly kind: 'blocked' | 'timeout' | 'network' | 'http' | 'invalid' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Delivers one webhook to one URL: builds the payload (loading the document by id), signs it and
+ * POSTs it through the egress policy without following redirects. Non-2xx or a network error
+ * throws, and the workflow's retry policy tries again later.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import { failureTypes, type WebhookDelivery } from '../core/contracts.js';
+import { toPublicDocument } from '../core/document.js';
+import type { Format } from '../core/schemas/scrape.js';
+import { UnsafeUrlError } from '../core/url-safety.js';
+import { SIGNATURE_HEADER, signWebhook } from '../core/webhook-signature.js';
+import { safeFetch } from './egress/safe-fetch.js';
+import type { ActivityDeps } from './index.js';
+
+const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'];
+
+export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config' | 'prisma'>) {
+  async function payloadFor(delivery: WebhookDelivery): Promise<string> {
+    let data: unknown;
+    if (delivery.documentId) {
+      const row = await prisma.document.findUnique({ where: { id: delivery.documentId } });
+      // Only what was stored is there, which is what the caller asked for.
+      data = row ? toPublicDocument(row, allFormats) : null;
+    }
+    const idField = delivery.event.startsWith('scrape') ? 'scrapeId' : 'crawlId';
+    return JSON.stringify({
+      type: delivery.event,
+      [idField]: delivery.subjectId,
+      deliveryId: delivery.deliveryId,
+      createdAt: new Date().toISOString(),
+      metadata: delivery.metadata ?? null,
+      ...(delivery.extra ?? {}),
+      ...(delivery.documentId ? { data } : {}),
+    });
+  }
+
+  return {
+    async deliverWebhook(delivery: WebhookDelivery): Promise<{ status: number }> {
+      const url = delivery.urls[0]!;
+      const body = await payloadFor(delivery);
+      try {
+        const { response } = await safeFetch(
+          url,
+          {
+            method: 'POST',
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': config.SERVICE_USER_AGENT,
+              'x-pagewright-event': delivery.event,
+              'x-pagewright-delivery': delivery.deliveryId,
+              [SIGNATURE_HEADER]: signWebhook(config.WEBHOOK_SIGNING_SECRET, body),
+            },
+            signal: AbortSignal.timeout(20_000),
+          },
+          { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, maxRedirects: 0 },
+        );
+        await response.body?.cancel();
+        if (response.status < 200 || response.status > 299) throw new Error(`Webhook receiver ${url} answered HTTP ${response.status}`);
+        return { status: response.status };
+      } catch (err) {
+        if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.unsafeUrl);
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** The Document response shape (spec: "Document"), for the OpenAPI reference. */
+export const documentSchema = {
+  type: 'object',
+  properties: {
+    markdown: { type: 'string' },
+    html: { type: 'string' },
+    rawHtml: { type: 'string' },
+    links: { type: 'array', items: { type: 'string' } },
+    screenshot: { type: 'string', description: 'Base64-encoded PNG.' },
+    extract: { description: 'Extraction result (an object matching `extract.schema`).' },
+    metadata: {
+      type: 'object',
+      description:
+        'title, description, language, ogImage, keywords, robots, canonical, favicon, sourceURL (as asked), url (final, after redirects), statusCode, contentType, engine (fetch | local_browser | remote), scrapeId, extractSkipped / extractError when they apply, and every other meta / og: / twitter: / article: tag of the page.',
+      properties: {
+        title: { type: 'string' },
+        description: { type: 'string' },
+        language: { type: 'string' },
+        ogImage: { type: 'string' },
+        sourceURL: { type: 'string' },
+        url: { type: 'string' },
+        statusCode: { type: 'integer' },
+        contentType: { type: 'string' },
+        engine: { enum: ['fetch', 'local_browser', 'remote'] },
+        extractSkipped: { type: 'boolean' },
+      },
+    },
+  },
+  required: ['metadata'],
+} as const;

@@ -1,0 +1,33 @@
+/** POST /v1/scrape (spec: "POST /v1/scrape"). */
+import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
+import { defineRoute } from '../route.js';
+import { runScrape, type ScrapeRequest } from '../scrape.js';
+import { documentSchema } from './document-schema.js';
+
+export const scrapeRoute = defineRoute({
+  method: 'post',
+  path: '/v1/scrape',
+  operationId: 'scrape',
+  summary: 'Scrape one page',
+  description:
+    'Fetches one URL and returns the requested formats. `waitFor` must be at most half of `timeout`. A target refused by the URL safety policy gets 400 `url_not_allowed`; a page that no engine could fetch gets 502; running out of `timeout` gets 408.',
+  tag: 'Scrape',
+  auth: 'apiKey',
+  body: scrapeRequestSchema,
+  responses: {
+    200: {
+      description: 'The page. `warning` is set when the target answered non-2xx or extraction failed.',
+      schema: {
+        type: 'object',
+        properties: { success: { const: true }, warning: { type: 'string' }, data: documentSchema, scrape_id: { type: 'string' } },
+        required: ['success', 'data', 'scrape_id'],
+      },
+    },
+    408: { description: 'The scrape did not finish within `timeout`.', schema: { $ref: '#/components/schemas/Error' } },
+    502: { description: 'Every way of fetching the page failed; `error` says what failed.', schema: { $ref: '#/components/schemas/Error' } },
+    503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
+  },
+  async handler(ctx, { body }) {
+    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest);
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * Render one page in a pooled context: navigate, let scripts settle, wait `waitFor`, capture the
+ * HTML and optionally a screenshot. Shared by the browser service and the worker's local engine.
+ */
+import type { BrowserPool } from './pool.js';
+
+export interface RenderRequest {
+  url: string;
+  headers?: Record<string, string>;
+  /** Extra wait after load, ms. */
+  waitFor?: number;
+  /** Whole render budget, ms. */
+  timeout: number;
+  screenshot?: 'viewport' | 'fullPage';
+}
+
+export interface RenderResult {
+  html: string;
+  finalUrl: string;
+  statusCode: number;
+  contentType?: string;
+  /** PNG bytes. */
+  screenshot?: Buffer;
+}
+
+/** The egress proxy marks its refusals, so a refused navigation is not mistaken for the target's own 403. */
+export const BLOCKED_HEADER = 'x-egress-blocked';
+
+export class RenderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'navigation' | 'blocked',
+  ) {
+    super(message);
+    this.name = 'RenderError';
+  }
+}
+
+/** Scripts that fetch after `load` usually finish within this; it is capped by the remaining budget. */
+const SETTLE_MS = 1500;
+
+export async function renderPage(pool: BrowserPool, request: RenderRequest): Promise<RenderResult> {
+  const deadline = Date.now() + request.timeout;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  return pool.use(async (context, track) => {
+    const page = await context.newPage();
+    try {
+      page.on('request', (r) => track(r.url()));
+      if (request.headers && Object.keys(request.headers).length) await page.setExtraHTTPHeaders(request.headers);
+      let response;
+      try {
+        response = await page.goto(request.url, { waitUntil: 'load', timeout: remaining() });
+      } catch (err) {
+        const message = (err as Error).message.split('\n')[0] ?? 'navigation failed';
+        if ((err as Error).name === 'TimeoutError') throw new RenderError(`Page did not load within ${request.timeout} ms`, 'timeout');
+        throw new RenderError(`Browser could not load ${request.url}: ${message}`, 'navigation');
+      }
+      if (!response) throw new RenderError(`Browser got no response for ${request.url}`, 'navigation');
+      const blocked = response.headers()[BLOCKED_HEADER];
+      if (blocked) throw new RenderError(`Refused by the URL safety policy: ${blocked}`, 'blocked');
+      await page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, remaining()) }).catch(() => undefined);
+      if (request.waitFor) {
+        if (request.waitFor >= remaining()) throw new RenderError(`waitFor ${request.waitFor} ms does not fit in the remaining timeout`, 'timeout');
+        await page.waitForTimeout(request.waitFor);
+      }
+      const html = await page.content();
+      const screenshot = request.screenshot
+        ? await page.screenshot({ type: 'png', fullPage: request.screenshot === 'fullPage', timeout: remaining() })
+        : undefined;
+      return {
+        html,
+        finalUrl: page.url(),
+        statusCode: response.status(),
+        contentType: response.headers()['content-type'],
+        ...(screenshot ? { screenshot } : {}),
+      };
+    } finally {
+      await page.close().catch(() => undefined);
+    }
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The browser service's HTTP face: `POST /render` (bearer BROWSER_ENGINE_TOKEN when set) and
+ * `GET /health`. Stateless: any replica behind a load balancer can take any request.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { bodyParser } from '@koa/bodyparser';
+import { Router } from '@koa/router';
+import { Ajv } from 'ajv';
+import Koa from 'koa';
+import type { BrowserPool } from './pool.js';
+import { RenderError, renderPage } from './render.js';
+
+export const renderRequestSchema = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', pattern: '^https?://' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    waitFor: { type: 'integer', minimum: 0, maximum: 60000 },
+    timeout: { type: 'integer', minimum: 1000, maximum: 90000 },
+    screenshot: { enum: ['viewport', 'fullPage'] },
+  },
+  required: ['url', 'timeout'],
+  additionalProperties: false,
+} as const;
+
+const validate = new Ajv({ allErrors: true }).compile(renderRequestSchema);
+
+/** Compare digests, so neither content nor length of the token leaks through timing. */
+export function tokenMatches(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+const statusFor: Record<RenderError['kind'], number> = { timeout: 504, navigation: 502, blocked: 403 };
+
+export function createBrowserApp(options: { pool: BrowserPool; token?: string; isDraining: () => boolean }) {
+  const app = new Koa();
+  const router = new Router();
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const e = err as { status?: number; message?: string };
+      ctx.status = e.status && e.status < 500 ? e.status : 500;
+      ctx.body = { success: false, error: ctx.status < 500 ? e.message : 'Internal error in the browser service', code: ctx.status === 413 ? 'payload_too_large' : 'error' };
+    }
+  });
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '256kb' }));
+
+  router.get('/health', (ctx) => {
+    ctx.status = options.isDraining() ? 503 : 200;
+    ctx.body = { success: !options.isDraining(), status: options.isDraining() ? 'draining' : 'ok', pool: options.pool.stats() };
+  });
+
+  router.post('/render', async (ctx) => {
+    if (options.token) {
+      const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+      if (!match || !tokenMatches(match[1]!, options.token)) {
+        ctx.status = 401;
+        ctx.set('WWW-Authenticate', 'Bearer');
+        ctx.body = { success: false, error: 'Missing or wrong bearer token (BROWSER_ENGINE_TOKEN).', code: 'unauthorized' };
+        return;
+      }
+    }
+    if (options.isDraining()) {
+      ctx.status = 503;
+      ctx.body = { success: false, error: 'Browser service is shutting down; retry on another replica.', code: 'draining' };
+      return;
+    }
+    const body = ctx.request.body as unknown;
+    if (!validate(body)) {
+      ctx.status = 400;
+      ctx.body = { success: false, error: 'Invalid render request', code: 'invalid_request', details: validate.errors?.map((e) => ({ field: e.instancePath || '(root)', message: e.message })) };
+      return;
+    }
+    try {
+      const result = await renderPage(options.pool, body);
+      ctx.body = { success: true, ...result, screenshot: result.screenshot?.toString('base64') };
+    } catch (err) {
+      if (!(err instanceof RenderError)) throw err;
+      ctx.status = statusFor[err.kind];
+      ctx.body = { success: false, error: err.message, code: err.kind };
+    }
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,46 @@
+/** A real worker in the test process, on its own task queue, against the test Temporal server. */
+import { randomUUID } from 'node:crypto';
+import { NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { convertInline } from '../../activities/convert.js';
+import { createEngineSet } from '../../activities/engines/index.js';
+import { startLocalBrowser } from '../../activities/engines/local-runtime.js';
+import { createLogger } from '../../core/log.js';
+import { createPrisma } from '../../prisma/client.js';
+import { bundleWorkflows, createWorker } from '../../worker.js';
+import { testConfig } from './env.js';
+
+let bundle: Promise<WorkflowBundle> | undefined;
+
+export interface TestWorker {
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestWorker(env: Record<string, string | undefined> = {}): Promise<TestWorker> {
+  const config = testConfig('worker', env);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const browser = await startLocalBrowser(config);
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await createWorker({
+    config,
+    connection,
+    workflowBundle: await (bundle ??= bundleWorkflows()),
+    deps: { config, prisma, log: createLogger({ name: 'worker-test', level: 'error' }), engines: createEngineSet(config, browser.pool), convert: convertInline },
+  });
+  const running = worker.run();
+  return {
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await browser.close();
+      await prisma.$disconnect();
+    },
+  };
+}
+
+/** A task queue of one's own, so parallel test files never take each other's work. */
+export function uniqueTaskQueue(prefix = 'test'): string {
+  return `${prefix}-${randomUUID()}`;
+}
