@@ -13,8 +13,11 @@ export interface EngineSet {
 }
 
 export class AllEnginesFailedError extends Error {
-  constructor(readonly failures: EngineError[]) {
-    super(`Every way of fetching the page failed: ${failures.map((f) => `${f.engine}: ${f.message}`).join('; ')}`);
+  constructor(
+    readonly url: string,
+    readonly failures: EngineError[],
+  ) {
+    super(`Every way of fetching ${url} failed: ${failures.map((f) => `${f.engine}: ${f.message}`).join('; ')}`);
     this.name = 'AllEnginesFailedError';
   }
 }
@@ -72,7 +75,7 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
       const result = await attempt(engines.fetch, request, failures);
       if (result) return result;
     }
-    throw new AllEnginesFailedError(failures);
+    throw new AllEnginesFailedError(request.url, failures);
   }
 
   const fetched = await attempt(engines.fetch, request, failures);
@@ -83,5 +86,5 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
     if (result && !(fetched && REFUSED_STATUSES.has(result.statusCode))) return result;
   }
   if (fetched) return fetched;
-  throw new AllEnginesFailedError(failures);
+  throw new AllEnginesFailedError(request.url, failures);
 }

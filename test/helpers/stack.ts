@@ -1,0 +1,42 @@
+/**
+ * The whole back end inside one test file: a real API and a real worker sharing a task queue of
+ * their own, against the global PostgreSQL, Redis and Temporal, plus an API key to call it with.
+ */
+import { createKey } from '../../api/keys-store.js';
+import { startTestApi, type TestApi } from './api.js';
+import { TEST_PEPPER } from './env.js';
+import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker.js';
+
+export interface TestStack {
+  api: TestApi;
+  worker: TestWorker;
+  key: string;
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  get(path: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+export async function startTestStack(env: Record<string, string | undefined> = {}): Promise<TestStack> {
+  const shared = { ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...env };
+  const [api, worker] = await Promise.all([startTestApi({ env: shared }), startTestWorker(shared)]);
+  const { key } = await createKey(api.deps.prisma, 'stack-test', TEST_PEPPER);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(api.url + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return {
+    api,
+    worker,
+    key,
+    post: (path, body) => call('POST', path, body),
+    get: (path) => call('GET', path),
+    async close() {
+      await api.close();
+      await worker.stop();
+    },
+  };
+}
