@@ -76,7 +76,8 @@ export function installSignalCleanup(): void {
 /** The last `lines` lines of a log file, for error messages. */
 export function logTail(file: string, lines = 30): string {
   try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    const text = readFileSync(file, 'utf8').trimEnd();
+    return text ? text.split('\n').slice(-lines).join('\n') : '(empty)';
   } catch {
     return '(no log output)';
   }

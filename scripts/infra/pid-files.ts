@@ -15,14 +15,25 @@ export interface PidRecord {
   stopSignal: NodeJS.Signals;
 }
 
+/** A zombie has exited; only its parent (init, for orphans, which may reap lazily) has not collected it. */
+function isZombie(pid: number): boolean {
+  try {
+    // Format: "pid (comm) state ..."; comm may contain spaces, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !isZombie(pid);
 }
 
 /** True when `pid` is alive and, where /proc exists, still runs `command`. */

@@ -34,7 +34,8 @@ export async function waitUntilReady(service: string, check: () => Promise<boole
   for (;;) {
     if (options.child && !options.child.running()) {
       const exit = await options.child.exited;
-      throw new ServiceStartError(service, `the process ${describeExit(exit)} before it was ready`, options.child.logFile);
+      const reason = exit.error ? describeExit(exit) : `${describeExit(exit)} before it was ready`;
+      throw new ServiceStartError(service, reason, options.child.logFile);
     }
     try {
       if (await check()) return;
