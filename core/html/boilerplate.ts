@@ -1,0 +1,95 @@
+/**
+ * What counts as page chrome rather than content, for onlyMainContent. Three kinds of evidence:
+ * the element's tag, its ARIA role, and words in its class/id. Tag and role are authored meaning
+ * and removed outright; class/id words are guesses and are guarded against removing the content
+ * itself (see `isGuarded`).
+ */
+import { tagOf } from './dom.js';
+
+/** Tags that are chrome wherever they appear. */
+const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
+
+/** Tags that are chrome at page level but belong to the content inside an article or main. */
+const SECTION_EDGE_TAGS = new Set(['header', 'footer']);
+
+const CHROME_ROLES = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search', 'menu', 'menubar',
+]);
+
+/**
+ * Class/id words (compared per part: `site-nav` and `mainNav` both contain `nav`) that mark chrome.
+ * Whole-part matching is what keeps `ad` from hitting `shadow`, `badge` or `download`.
+ */
+const CHROME_WORDS = new Set([
+  'nav', 'navbar', 'navigation', 'menu', 'menubar', 'sidebar', 'breadcrumb', 'breadcrumbs', 'skiplink',
+  'cookie', 'cookies', 'consent', 'gdpr', 'banner',
+  'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'sponsor', 'sponsored', 'promo',
+  'modal', 'popup', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
+]);
+
+/**
+ * Class/id words that are chrome at page level but name the content's own parts inside an article
+ * (`article-header` holds the headline and byline), so they follow the header/footer tag rule.
+ */
+const SECTION_EDGE_WORDS = new Set(['header', 'footer', 'masthead', 'topbar']);
+
+/** Whole class tokens that hide an element visually or keep it for screen readers only. */
+const HIDDEN_CLASSES = new Set(['hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text']);
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/** Forms that are signups, searches or logins rather than content. */
+const UTILITY_FORM_ACTION = /search|subscribe|newsletter|signup|sign-up|login|log-in/i;
+
+/** `site-nav mainNav ad_slot` -> site, nav, main, nav, ad, slot. */
+export function classIdParts(el: Element): string[] {
+  const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return raw
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter(Boolean);
+}
+
+function classTokens(el: Element): string[] {
+  return (el.getAttribute('class') ?? '').toLowerCase().split(/\s+/);
+}
+
+/** Inside an article or main, where headers and footers belong to the content. */
+function insideContentSection(el: Element): boolean {
+  return el.parentElement?.closest('article, main, [role="main"]') != null;
+}
+
+export function isHidden(el: Element): boolean {
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  const style = el.getAttribute('style');
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  return classTokens(el).some((t) => HIDDEN_CLASSES.has(t));
+}
+
+function isUtilityForm(el: Element): boolean {
+  if (el.getAttribute('role') === 'search' || UTILITY_FORM_ACTION.test(el.getAttribute('action') ?? '')) return true;
+  if (el.querySelector('input[type="search" i]')) return true;
+  // A lone email field is a newsletter signup; contact forms have a message box.
+  return el.querySelector('input[type="email" i]') != null && el.querySelector('textarea') == null;
+}
+
+export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';
+
+/**
+ * Why `el` looks like chrome, or undefined. `tag`, `role`, `hidden` and `form` are authored facts;
+ * `words` and `edge` come from class/id names and need the caller's guard.
+ */
+export function chromeEvidence(el: Element): ChromeEvidence | undefined {
+  const tag = tagOf(el);
+  if (CHROME_TAGS.has(tag)) return 'tag';
+  if (SECTION_EDGE_TAGS.has(tag)) return insideContentSection(el) ? undefined : 'edge';
+  const role = el.getAttribute('role')?.trim().toLowerCase();
+  if (role && CHROME_ROLES.has(role)) return 'role';
+  if (isHidden(el)) return 'hidden';
+  if (tag === 'form' && isUtilityForm(el)) return 'form';
+  const parts = classIdParts(el);
+  if (parts.some((p) => CHROME_WORDS.has(p))) return 'words';
+  if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
+  return undefined;
+}

@@ -1,0 +1,42 @@
+/**
+ * The HTML path: one parse, then every format derives from that tree, in an order that matters:
+ * metadata and links read the untouched document (links serve crawl discovery, so navigation the
+ * markdown drops is still followed); then non-content elements go, selectors apply, onlyMainContent
+ * prunes, URLs become absolute, and the html and markdown formats are taken from the same body.
+ */
+import { parseHtml } from './dom.js';
+import { removeNonContent } from './clean.js';
+import { extractLinks } from './links.js';
+import { applyMainContent } from './main-content.js';
+import { toMarkdown } from './markdown.js';
+import { extractMetadata } from './metadata.js';
+import { absolutizeUrls, documentBase } from './resolve.js';
+import { applySelectors, validateSelectors } from './select.js';
+import type { ProcessPageInput, ProcessedPage } from './types.js';
+
+export function processHtml(html: string, contentType: string, input: ProcessPageInput): ProcessedPage {
+  const { formats } = input;
+  const doc = parseHtml(html);
+  const base = documentBase(doc, input.url);
+  const result: ProcessedPage = { metadata: extractMetadata(doc, base, contentType) };
+  if (formats.has('rawHtml')) result.rawHtml = html;
+  if (formats.has('links')) result.links = extractLinks(doc, base);
+  if (!formats.has('markdown') && !formats.has('html')) {
+    validateSelectors(input); // A bad selector fails the same whatever formats were asked for.
+    return result;
+  }
+
+  // A frameset document has no body; its frames are removed as non-content anyway.
+  const body = doc.body ?? doc.documentElement;
+  removeNonContent(body);
+  const kept = applySelectors(body, input.includeTags, input.excludeTags);
+  if (kept?.length === 0) {
+    result.includeTagsMatchedNothing = true;
+  } else {
+    if (input.onlyMainContent) applyMainContent(body, kept);
+    absolutizeUrls(body, base);
+  }
+  if (formats.has('html')) result.html = body.innerHTML;
+  if (formats.has('markdown')) result.markdown = kept?.length === 0 ? '' : toMarkdown(body);
+  return result;
+}

@@ -1,0 +1,92 @@
+/**
+ * GFM tables for turndown. Data tables become pipe tables; layout tables (those holding another
+ * table, as on old table-layout sites) are unwrapped into plain blocks, since a grid of whole page
+ * regions is unreadable as a pipe table.
+ *
+ * Turndown converts children before parents, so each cell rule stores its converted content and
+ * returns nothing; the table rule, which sees the whole table, lays out the grid from the stored
+ * cells. Header-less tables get an empty header row (GFM requires one; promoting the first data
+ * row would change its meaning).
+ */
+import type TurndownService from 'turndown';
+
+const cellText = new WeakMap<Element, string>();
+const dataTableCache = new WeakMap<Element, boolean>();
+
+function isDataTable(table: Element): boolean {
+  let data = dataTableCache.get(table);
+  if (data === undefined) {
+    data = table.querySelector('table') == null;
+    dataTableCache.set(table, data);
+  }
+  return data;
+}
+
+function inDataTable(node: Element): boolean {
+  const table = node.closest('table');
+  return table != null && isDataTable(table);
+}
+
+/** One line per cell: breaks flattened, pipes escaped so they do not split the cell. */
+function flattenCell(content: string): string {
+  return content.trim().replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** The rows that belong to `table` itself, in order (thead, tbody, tfoot or bare). */
+function ownRows(table: Element): Element[] {
+  return Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
+}
+
+function rowCells(tr: Element): Element[] {
+  return Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+}
+
+function isHeaderRow(tr: Element): boolean {
+  if (tr.parentElement?.localName === 'thead') return true;
+  const cells = rowCells(tr);
+  return cells.length > 0 && cells.every((c) => c.localName === 'th');
+}
+
+function renderTable(table: Element): string {
+  const rows = ownRows(table);
+  const grid = rows.map((tr) =>
+    rowCells(tr).flatMap((cell) => {
+      const span = Math.min(Math.max(Number(cell.getAttribute('colspan')) || 1, 1), 100);
+      return [cellText.get(cell) ?? '', ...Array<string>(span - 1).fill('')];
+    }),
+  );
+  const columns = Math.max(0, ...grid.map((r) => r.length));
+  if (columns === 0 || grid.every((r) => r.every((c) => c === ''))) return '';
+  const pad = (r: string[]) => [...r, ...Array<string>(columns - r.length).fill('')];
+  const line = (r: string[]) => `| ${pad(r).join(' | ')} |`;
+  const hasHeader = isHeaderRow(rows[0]);
+  const header = hasHeader ? grid[0] : [];
+  const body = hasHeader ? grid.slice(1) : grid;
+  return [line(header), line(Array<string>(columns).fill('---')), ...body.map(line)].join('\n');
+}
+
+export function addTableRules(service: TurndownService): void {
+  service.addRule('tableCell', {
+    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && inDataTable(node),
+    replacement: (content, node) => {
+      cellText.set(node, flattenCell(content));
+      return '';
+    },
+  });
+  service.addRule('tableStructure', {
+    filter: (node) => ['TR', 'THEAD', 'TBODY', 'TFOOT'].includes(node.nodeName) && inDataTable(node),
+    replacement: () => '',
+  });
+  service.addRule('tableCaption', {
+    filter: (node) => node.nodeName === 'CAPTION',
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
+  });
+  service.addRule('table', {
+    filter: (node) => node.nodeName === 'TABLE' && isDataTable(node),
+    replacement: (content, node) => {
+      // `content` holds only the caption: cells and rows rendered to nothing.
+      const table = renderTable(node);
+      return `\n\n${content.trim() ? `${content.trim()}\n\n` : ''}${table}\n\n`;
+    },
+  });
+}
