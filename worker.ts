@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { convertInline } from './activities/convert.js';
 import { createEngineSet } from './activities/engines/index.js';
 import { startLocalBrowser } from './activities/engines/local-runtime.js';
@@ -50,6 +50,7 @@ export async function createWorker(options: {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('worker');
+  Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR') });
   const log = createLogger({ name: 'worker', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
   if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: targets on loopback and private networks can be fetched. Development and tests only.');
   const prisma = createPrisma(config.DATABASE_URL);

@@ -61,9 +61,11 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('short-secret-value');
   });
 
-  it('requires only what the role needs: a worker needs no API secrets', () => {
-    expect(problems('worker', { DATABASE_URL: valid.DATABASE_URL, REDIS_URL: valid.REDIS_URL })).toEqual([]);
-    expect(problems('worker', { REDIS_URL: valid.REDIS_URL })).toEqual([expect.stringMatching(/^DATABASE_URL is required/)]);
+  it('requires only what the role needs: a worker needs no API secrets, but its webhook secret', () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, REDIS_URL: valid.REDIS_URL, WEBHOOK_SIGNING_SECRET: 'w'.repeat(16) };
+    expect(problems('worker', worker)).toEqual([]);
+    expect(problems('worker', { ...worker, DATABASE_URL: undefined })).toEqual([expect.stringMatching(/^DATABASE_URL is required/)]);
+    expect(problems('worker', { ...worker, WEBHOOK_SIGNING_SECRET: undefined })).toEqual([expect.stringMatching(/^WEBHOOK_SIGNING_SECRET is required/)]);
   });
 
   it('reads .env, .env.<NODE_ENV>, .env.local in rising precedence, the real environment above all', () => {
