@@ -92,6 +92,8 @@ export function spawnChild(spec: ChildSpec): Child {
   installExitHook();
   mkdirSync(dirname(spec.logFile), { recursive: true });
   const log = openSync(spec.logFile, 'a');
+  // Logs are appended across runs; mark where this run starts.
+  writeSync(log, `--- ${new Date().toISOString()} starting ${spec.name}: ${spec.command} ${spec.args.join(' ')}\n`);
   const stopSignal = spec.stopSignal ?? 'SIGTERM';
   // Without echo the child writes straight to the log file, so it never blocks on a dead parent's pipe.
   const out = spec.echo ? 'pipe' : log;

@@ -3,10 +3,12 @@
  * developer can reuse them (`set -a; . .stack/env; set +a; npx tsx scripts/keys.ts list`).
  * Addresses are rewritten on every `up`; generated secrets are created once and kept (changing
  * API_KEY_PEPPER would invalidate every key); lines a developer adds by hand are kept too.
+ * randomBytes(32) in base64url is 43 characters, above every minimum length in the table.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { settings, type Setting } from '../../core/config-table.js';
 
 export function readEnvFile(file: string): Record<string, string> {
   return existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {};
@@ -30,11 +32,22 @@ export interface StackAddresses {
   chromiumPath: string;
 }
 
-const secretNames = ['AUTH_SECRET', 'API_KEY_PEPPER', 'BROWSER_ENGINE_TOKEN'] as const;
+/**
+ * Secrets to generate: every secret some process requires (read from the config table, so a new
+ * one needs no change here), except connection strings, plus the browser-service token so the
+ * local browser service is not open to other local users.
+ */
+const addressNames = new Set(['DATABASE_URL', 'REDIS_URL']);
+export const generatedSecretNames: readonly string[] = [
+  ...(Object.entries(settings) as [string, Setting][])
+    .filter(([name, s]) => s.secret && s.requiredBy?.length && !addressNames.has(name))
+    .map(([name]) => name),
+  'BROWSER_ENGINE_TOKEN',
+];
 
 /** The env for the stack's processes: previous file (secrets, hand-added lines) overlaid with current addresses. */
 export function stackEnv(previous: Record<string, string>, a: StackAddresses): Record<string, string> {
-  const secrets = Object.fromEntries(secretNames.map((name) => [name, previous[name] || randomBytes(32).toString('base64url')]));
+  const secrets = Object.fromEntries(generatedSecretNames.map((name) => [name, previous[name] || randomBytes(32).toString('base64url')]));
   const apiUrl = `http://127.0.0.1:${a.apiPort}`;
   return {
     ...previous,

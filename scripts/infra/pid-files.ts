@@ -3,7 +3,7 @@
  * children (SIGKILL, OOM, a closed terminal). Each file records the command too, so a recycled pid
  * belonging to some unrelated process is never signalled.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -79,7 +79,13 @@ export async function terminate(record: PidRecord, graceMs = 10_000): Promise<vo
 export async function reapStale(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   const reaped: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.pid'))) {
+  // Newest first: the services were started after the databases they use, so they go first.
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.pid'))
+    .map((f) => ({ f, mtime: statSync(join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime)
+    .map(({ f }) => f);
+  for (const file of files) {
     const name = file.slice(0, -'.pid'.length);
     const record = readPidFile(dir, name);
     if (record && isRunning(record)) {
