@@ -4,8 +4,9 @@
  * Content-Type charset, then for HTML a `<meta charset>` / `<meta http-equiv=content-type>` in the
  * first bytes, else UTF-8. Node's TextDecoder (full ICU) knows every WHATWG encoding (Shift_JIS,
  * EUC-JP, GBK, Big5, windows-125x...), so no extra library is needed; `iso-8859-1` and `latin1` map to
- * windows-1252 exactly as in browsers.
+ * windows-1252 exactly as in browsers (with a repair for Node 20, see windows-1252.ts).
  */
+import { repairWindows1252 } from './windows-1252.js';
 
 export interface Decoded {
   text: string;
@@ -79,7 +80,9 @@ export function decodeBody(body: Uint8Array | string, headerCharset: string | un
   for (const label of candidates) {
     const decoder = label ? decoderFor(label) : null;
     // TextDecoder drops a BOM that matches its encoding, so rawHtml starts at the first real char.
-    if (decoder) return { text: decoder.decode(body), encoding: decoder.encoding };
+    if (!decoder) continue;
+    const text = decoder.decode(body);
+    return { text: decoder.encoding === 'windows-1252' ? repairWindows1252(text) : text, encoding: decoder.encoding };
   }
   throw new Error('unreachable: utf-8 is always supported');
 }

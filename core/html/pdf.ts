@@ -20,7 +20,8 @@ export async function processPdf(bytes: Uint8Array, url: string, formats: Readon
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy: PDF.js may take ownership of (detach) the buffer it is given.
-    pdf = await getDocumentProxy(new Uint8Array(bytes));
+    // verbosity 0: PDF.js would otherwise print recovery warnings for damaged files to the console.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   } catch (error) {
     throw new UnreadablePdfError(error instanceof Error ? error.message : String(error));
   }

@@ -1,6 +1,7 @@
 /**
  * includeTags / excludeTags: caller-supplied CSS selectors, matched by domino's selector engine
- * (CSS3 selectors plus :not, :is, :has; no pseudo-elements, no dynamic pseudo-classes).
+ * (CSS3 selectors plus :not, :is and :has with a descendant argument, not `:has(> p)`; no
+ * pseudo-elements, no dynamic pseudo-classes; anything unsupported fails as an invalid selector).
  *
  * Both lists are matched against the same, unmodified body, so an exclude like `.ad` and an
  * include like `article` mean what they say about the page as served. Removal wins: an element

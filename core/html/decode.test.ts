@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBody, prescanMetaCharset } from './decode.js';
+import { processPage } from './index.js';
+
+const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
+/** 日本語 and テスト in Shift_JIS, and 日本語 in EUC-JP, written out byte by byte. */
+const SJIS_NIHONGO = [0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea];
+const SJIS_TESUTO = [0x83, 0x65, 0x83, 0x58, 0x83, 0x67];
+const EUCJP_NIHONGO = [0xc6, 0xfc, 0xcb, 0xdc, 0xb8, 0xec];
+
+function page(head: string, title: number[], text: number[]): Uint8Array {
+  return new Uint8Array([
+    ...ascii(`<html><head>${head}<title>`), ...title, ...ascii('</title></head><body><p>'), ...text, ...ascii('</p></body></html>'),
+  ]);
+}
+
+const formats = new Set(['markdown'] as const);
+const url = 'https://example.jp/';
+
+describe('decoding', () => {
+  it('decodes Shift_JIS announced by the Content-Type header', async () => {
+    const body = page('', SJIS_NIHONGO, [...SJIS_NIHONGO, ...SJIS_TESUTO]);
+    const result = await processPage({ body, contentType: 'text/html; charset=Shift_JIS', url, formats });
+    expect(result.markdown).toBe('日本語テスト');
+    expect(result.metadata.title).toBe('日本語');
+  });
+
+  it('decodes Shift_JIS announced by <meta charset> when the header has no charset', async () => {
+    const body = page('<meta charset="shift_jis">', SJIS_NIHONGO, SJIS_TESUTO);
+    const result = await processPage({ body, contentType: 'text/html', url, formats: new Set(['markdown', 'rawHtml']) });
+    expect(result.markdown).toBe('テスト');
+    expect(result.rawHtml).toBe('<html><head><meta charset="shift_jis"><title>日本語</title></head><body><p>テスト</p></body></html>');
+  });
+
+  it('decodes Shift_JIS announced by <meta http-equiv=Content-Type>', async () => {
+    const body = page('<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=Shift_JIS">', SJIS_NIHONGO, SJIS_TESUTO);
+    expect((await processPage({ body, url, formats })).markdown).toBe('テスト');
+  });
+
+  it('decodes EUC-JP from the header', async () => {
+    const body = page('', EUCJP_NIHONGO, EUCJP_NIHONGO);
+    expect((await processPage({ body, contentType: 'text/html;charset="EUC-JP"', url, formats })).markdown).toBe('日本語');
+  });
+
+  it('decodes ISO-8859-1 as browsers do (windows-1252), including curly quotes', () => {
+    const bytes = new Uint8Array([0x93, ...ascii('caf'), 0xe9, 0x94]);
+    expect(decodeBody(bytes, 'ISO-8859-1', false)).toEqual({ text: '“café”', encoding: 'windows-1252' });
+  });
+
+  it('lets the header charset win over a contradicting meta', () => {
+    const bytes = new Uint8Array([...ascii('<meta charset="shift_jis">'), 0xe9]);
+    expect(decodeBody(bytes, 'windows-1252', true).text).toBe('<meta charset="shift_jis">é');
+  });
+
+  it('lets a byte order mark win over the header and strips it', () => {
+    const bytes = new Uint8Array([0xff, 0xfe, ...ascii('h\0i\0')]);
+    expect(decodeBody(bytes, 'shift_jis', true)).toEqual({ text: 'hi', encoding: 'utf-16le' });
+  });
+
+  it('falls back past an unknown header charset to the meta, then to UTF-8', () => {
+    const meta = new Uint8Array([...ascii('<meta charset="windows-1252">'), 0xe9]);
+    expect(decodeBody(meta, 'no-such-charset', true).text).toBe('<meta charset="windows-1252">é');
+    expect(decodeBody(new TextEncoder().encode('<p>é</p>'), undefined, true)).toEqual({ text: '<p>é</p>', encoding: 'utf-8' });
+  });
+
+  it('ignores metas inside comments and treats a UTF-16 meta as UTF-8', () => {
+    expect(prescanMetaCharset(new Uint8Array(ascii('<!-- <meta charset="koi8-r"> --><meta charset=euc-jp>')))).toBe('euc-jp');
+    expect(prescanMetaCharset(new Uint8Array(ascii('<meta charset="utf-16">')))).toBe('utf-8');
+    expect(prescanMetaCharset(new Uint8Array(ascii('<p>no meta</p>')))).toBeUndefined();
+  });
+
+  it('does not apply an HTML meta to JSON or text bodies', () => {
+    const bytes = new Uint8Array([...ascii('<meta charset="shift_jis"> '), 0xc3, 0xa9]);
+    expect(decodeBody(bytes, undefined, false).text).toBe('<meta charset="shift_jis"> é');
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { processPage } from './index.js';
+
+const url = 'https://example.com/post';
+
+async function mainMarkdown(body: string, extra: { includeTags?: string[] } = {}) {
+  return (await processPage({ body, url, formats: new Set(['markdown']), onlyMainContent: true, ...extra })).markdown;
+}
+
+const chrome = `
+  <div id="cookie-banner"><p>We use cookies</p><button>Accept</button></div>
+  <header class="site-header"><a href="/">Logo</a><nav><a href="/a">A</a></nav></header>
+  <div class="breadcrumbs"><a href="/">Home</a> / Post</div>`;
+const footer = `
+  <aside class="sidebar"><h3>Popular</h3><p>Other posts</p></aside>
+  <div class="ad-slot"><p>Buy things</p></div>
+  <footer><p>Copyright</p></footer>`;
+
+describe('onlyMainContent', () => {
+  it('prunes nav, header, footer, aside, cookie banner, breadcrumbs and ads around div-based content', async () => {
+    const html = `${chrome}<div class="content"><h1>Post</h1><p>Real text.</p>
+      <div class="share-buttons"><a href="/s">Share</a></div>
+      <form action="/newsletter"><input type="email"><button>Join</button></form></div>${footer}`;
+    expect(await mainMarkdown(html)).toBe('# Post\n\nReal text.');
+  });
+
+  it('prefers <main>, keeping its own article header and footer', async () => {
+    const html = `${chrome}<main><article><header class="article-header"><h1>Title</h1><p>By Ann</p></header>
+      <p>Body.</p><footer><p>Tags: x</p></footer></article></main>${footer}`;
+    expect(await mainMarkdown(html)).toBe('# Title\n\nBy Ann\n\nBody.\n\nTags: x');
+  });
+
+  it('uses a lone article holding the content, but not a teaser article in a sidebar', async () => {
+    const content = '<div><h1>Long read</h1><p>Plenty of words that make up most of the page text.</p></div>';
+    const story = '<article><p>The story itself, long enough to be most of the page.</p></article>';
+    expect(await mainMarkdown(`${chrome}<div class="wrap">${story}<p>Unmarked text outside</p></div>`)).toBe(
+      'The story itself, long enough to be most of the page.',
+    );
+    expect(await mainMarkdown(`<div>${content}<div class="related"><article><p>Tiny</p></article></div></div>`)).toBe(
+      '# Long read\n\nPlenty of words that make up most of the page text.\n\nTiny',
+    );
+  });
+
+  it('removes ARIA landmarks, dialogs, hidden elements and screen-reader-only text', async () => {
+    const html = `<div role="navigation"><a href="/x">x</a></div><div role="banner">Banner</div><div role="dialog">Modal</div>
+      <main><p>Keep</p><p hidden>Hidden</p><p aria-hidden="true">Aria</p><p style="display: none">Styled</p>
+      <span class="sr-only">Skip</span><div class="popup-overlay">Pop</div><p class="shadow badge download">Not an ad</p></main>
+      <div role="contentinfo">Footer</div>`;
+    expect(await mainMarkdown(html)).toBe('Keep\n\nNot an ad');
+  });
+
+  it('does not prune a wrapper whose class looks like chrome when it holds the content', async () => {
+    const html = `<div class="layout has-sidebar menu-open"><nav>Menu</nav><div><h1>Heading</h1><p>Content</p></div></div>
+      <div class="page-header"><h1>Second h1 keeps this</h1></div>`;
+    expect(await mainMarkdown(html)).toBe('# Heading\n\nContent\n\n# Second h1 keeps this');
+  });
+
+  it('never empties the page: falls back to the unpruned body when pruning leaves nothing', async () => {
+    const html = '<nav><a href="/a">Only</a></nav><footer><p>links</p></footer>';
+    expect(await mainMarkdown(html)).toBe('[Only](https://example.com/a)\n\nlinks');
+  });
+
+  it('keeps an image-only main content', async () => {
+    expect(await mainMarkdown('<nav>Menu</nav><main><img src="/i.png" alt="i"></main>')).toBe('![i](https://example.com/i.png)');
+  });
+
+  it('with includeTags, keeps the selected elements and prunes only inside them', async () => {
+    const html = '<nav id="n"><a href="/a">A</a></nav><div id="c"><p>Text</p><div class="social">Follow</div></div>';
+    expect(await mainMarkdown(html, { includeTags: ['#n', '#c'] })).toBe('[A](https://example.com/a)\n\nText');
+  });
+
+  it('leaves the page alone when onlyMainContent is off', async () => {
+    const result = await processPage({ body: '<nav>Menu</nav><p>Text</p><footer>Foot</footer>', url, formats: new Set(['markdown']) });
+    expect(result.markdown).toBe('Menu\n\nText\n\nFoot');
+  });
+});
