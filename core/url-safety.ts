@@ -11,23 +11,16 @@
  */
 import ipaddr from 'ipaddr.js';
 
+/**
+ * Why a target was refused; stable strings (API codes and skip counters are keyed on them).
+ * Syntax: invalid_url (not absolute / no host), scheme (not http/https), credentials (user:pass@),
+ * port (non-web protocol port). Names: hostname (local/internal name). Address classes: loopback …
+ * reserved; metadata (cloud instance metadata, refused even with allowPrivate). dns: no such name.
+ */
 export type BlockReason =
-  | 'invalid_url' // not an absolute URL, or no host
-  | 'scheme' // not http/https
-  | 'credentials' // user:password@ in the URL
-  | 'port' // a port that carries non-web protocols
-  | 'hostname' // a local/internal name (single label, .internal, .local, ...)
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'unique_local'
-  | 'cgnat'
-  | 'multicast'
-  | 'unspecified'
-  | 'broadcast'
-  | 'reserved'
-  | 'metadata' // cloud instance metadata, refused even with allowPrivate
-  | 'dns'; // the name does not resolve
+  | 'invalid_url' | 'scheme' | 'credentials' | 'port' | 'hostname'
+  | 'loopback' | 'private' | 'link_local' | 'unique_local' | 'cgnat' | 'multicast' | 'unspecified' | 'broadcast' | 'reserved'
+  | 'metadata' | 'dns';
 
 export type AddressVerdict = { allowed: true; reason?: undefined } | { allowed: false; reason: BlockReason };
 export type AddressClassifier = (ip: string) => AddressVerdict;
