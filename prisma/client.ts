@@ -1,0 +1,30 @@
+/**
+ * The one way the service opens its database: Prisma's generated client (prisma/generated, made by
+ * `npx tsx scripts/prisma-generate.ts`) over the node-postgres driver adapter. Import database types
+ * from here, not from prisma/generated.
+ */
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Prisma, PrismaClient } from './generated/client.js';
+
+export { Prisma, PrismaClient };
+export type { ApiKey, Crawl, CrawlUrl, Document } from './generated/client.js';
+
+/** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections). Call `$disconnect()` on shutdown. */
+export function createPrisma(databaseUrl: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+}
+
+// Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step.
+
+/** `crawl.status`, the spec's crawl job states (shared/spec/interface.md, "States and transitions"). */
+export const crawlStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as const;
+export type CrawlStatus = (typeof crawlStatuses)[number];
+
+/** `crawl_url.status`: queued → claimed (leased by a page activity) → done | failed; dropped when cancelled. */
+export const crawlUrlStatuses = ['queued', 'claimed', 'done', 'failed', 'dropped'] as const;
+export type CrawlUrlStatus = (typeof crawlUrlStatuses)[number];
+
+/** True for a unique-constraint violation (Prisma's P2002), e.g. a page stored twice for one crawl. */
+export function isUniqueViolation(err: unknown): err is Prisma.PrismaClientKnownRequestError {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+}
