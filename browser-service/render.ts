@@ -2,6 +2,7 @@
  * Render one page in a pooled context: navigate, let scripts settle, wait `waitFor`, capture the
  * HTML and optionally a screenshot. Shared by the browser service and the worker's local engine.
  */
+import { BLOCKED_HEADER, FAILED_HEADER } from '../activities/egress/proxy.js';
 import type { BrowserPool } from './pool.js';
 
 export interface RenderRequest {
@@ -23,8 +24,6 @@ export interface RenderResult {
   screenshot?: Buffer;
 }
 
-/** The egress proxy marks its refusals, so a refused navigation is not mistaken for the target's own 403. */
-export const BLOCKED_HEADER = 'x-egress-blocked';
 
 export class RenderError extends Error {
   constructor(
@@ -56,8 +55,10 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest): Pro
         throw new RenderError(`Browser could not load ${request.url}: ${message}`, 'navigation');
       }
       if (!response) throw new RenderError(`Browser got no response for ${request.url}`, 'navigation');
-      const blocked = response.headers()[BLOCKED_HEADER];
-      if (blocked) throw new RenderError(`Refused by the URL safety policy: ${blocked}`, 'blocked');
+      // The egress proxy marks its own answers, so they are not mistaken for the target's 403 or 502 page.
+      const headers = response.headers();
+      if (headers[BLOCKED_HEADER]) throw new RenderError(`Refused by the URL safety policy (${headers[BLOCKED_HEADER]}): ${(await response.text()).trim()}`, 'blocked');
+      if (headers[FAILED_HEADER]) throw new RenderError(`Browser could not reach ${request.url}: ${(await response.text()).trim()}`, 'navigation');
       await page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, remaining()) }).catch(() => undefined);
       if (request.waitFor) {
         if (request.waitFor >= remaining()) throw new RenderError(`waitFor ${request.waitFor} ms does not fit in the remaining timeout`, 'timeout');

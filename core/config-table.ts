@@ -4,7 +4,8 @@
  * (`npm run config:table`), so the two cannot drift. Spec: shared/spec/interface.md, "Deployment settings".
  */
 
-export type Role = 'api' | 'worker' | 'browser' | 'cli';
+/** `cli`: the keys command; `migrate`: scripts/migrate.ts (a deploy step that needs the database only). */
+export type Role = 'api' | 'worker' | 'browser' | 'cli' | 'migrate';
 
 export interface Setting {
   /** JSON Schema for the value after coercion from its string form. */
@@ -29,7 +30,7 @@ export const settings = {
   },
   DATABASE_URL: {
     schema: { type: 'string', pattern: '^postgres(ql)?://[^\\s]+$' },
-    requiredBy: ['api', 'worker', 'cli'],
+    requiredBy: ['api', 'worker', 'cli', 'migrate'],
     secret: true,
     doc: 'PostgreSQL connection string (`postgresql://user:pass@host:5432/db`).',
   },

@@ -334,7 +334,7 @@ async function main([command = 'deploy', arg]: string[]): Promise<number> {
     console.error('Usage: npx tsx scripts/migrate.ts [deploy | create <name> | diff [--database]]');
     return 64;
   }
-  const { DATABASE_URL } = loadConfigOrExit('cli');
+  const { DATABASE_URL } = loadConfigOrExit('migrate');
   if (command === 'diff') {
     const sql = await diffToSchema(DATABASE_URL, arg === '--database' ? 'database' : 'migrations');
     process.stdout.write(sql);

@@ -44,6 +44,8 @@ export interface EgressProxy {
 }
 
 export const BLOCKED_HEADER = 'x-egress-blocked';
+/** Set on the proxy's own 502s, so a browser's caller can tell "unreachable" from the site's own 502 page. */
+export const FAILED_HEADER = 'x-egress-failed';
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
@@ -120,7 +122,8 @@ async function forward(req: IncomingMessage, res: ServerResponse, options: Egres
   const method = req.method ?? 'GET';
   const target = req.url ?? '';
   const send = (status: number, body: string, reason?: BlockReason) => {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...(reason ? { [BLOCKED_HEADER]: reason } : {}) });
+    const marks = reason ? { [BLOCKED_HEADER]: reason } : status === 502 ? { [FAILED_HEADER]: 'unreachable' } : {};
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...marks });
     res.end(body);
   };
   if (!/^http:\/\//i.test(target)) return send(400, 'This is a forward proxy: send absolute http:// URLs, or CONNECT for https.\n');
