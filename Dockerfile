@@ -1,0 +1,35 @@
+# One image for the api, the worker and the browser service (docker-compose.yml picks the entry).
+# TypeScript runs through tsx, as under ./scripts/stack, so paths the code resolves relative to
+# its own files (migrations, the schema engine's wasm) stay valid.
+FROM node:20-bookworm-slim
+
+# Debian's Chromium: Playwright downloads no browser here. Fonts so pages and screenshots render text.
+# Versions come from the pinned base image's Debian release; pinning each would block security updates.
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Dev dependencies too: `prisma generate` needs the CLI; they are pruned after generation.
+RUN npm ci --no-audit --no-fund
+
+# Explicit list instead of `COPY . .`, so local state (.stack/, node_modules/, .env*) never enters the image.
+COPY tsconfig.json prisma.config.ts worker.ts ./
+COPY core ./core
+COPY api ./api
+COPY workflows ./workflows
+COPY activities ./activities
+COPY browser-service ./browser-service
+COPY prisma ./prisma
+COPY scripts ./scripts
+RUN rm -rf prisma/generated \
+ && node_modules/.bin/tsx scripts/prisma-generate.ts \
+ && npm prune --omit=dev --no-audit --no-fund
+
+ENV NODE_ENV=production \
+    CHROMIUM_PATH=/usr/lib/chromium/chromium
+# The base image's `node` user, numerically so runAsNonRoot-style checks can verify it.
+USER 1000:1000
+CMD ["node", "--import", "tsx", "api/main.ts"]
