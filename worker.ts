@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { convertInline } from './activities/convert.js';
 import { createEngineSet } from './activities/engines/index.js';
@@ -48,6 +49,23 @@ export async function createWorker(options: {
   });
 }
 
+/** How often the expiry Schedule deletes documents and crawls past CRAWL_TTL_SECONDS. */
+export const EXPIRY_INTERVAL = '10 minutes';
+
+/** Create the `expire-data` Schedule once; later workers find it there. */
+export async function ensureExpirySchedule(client: Client, taskQueue: string): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: 'expire-data',
+      spec: { intervals: [{ every: EXPIRY_INTERVAL }] },
+      action: { type: 'startWorkflow', workflowType: 'expireData', taskQueue, args: [] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit('worker');
   Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR') });
@@ -58,6 +76,9 @@ async function main(): Promise<void> {
   const engines = createEngineSet(config, browser.pool);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config, readFileSync));
   const worker = await createWorker({ config, connection, deps: { config, prisma, log, engines, convert: convertInline } });
+  const clientConnection = await Connection.connect(temporalConnectionOptions(config, readFileSync));
+  await ensureExpirySchedule(new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
+  await clientConnection.close();
   log.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, concurrency: config.WORKER_CONCURRENCY });
   // Worker.run() installs SIGINT/SIGTERM handlers that start a graceful shutdown.
   await worker.run();

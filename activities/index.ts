@@ -7,6 +7,7 @@ import type { Logger } from '../core/log.js';
 import type { PrismaClient } from '../prisma/client.js';
 import type { ConvertPage } from './convert.js';
 import type { EngineSet } from './engines/chain.js';
+import { crawlActivities } from './crawl/index.js';
 import { healthActivities } from './health.js';
 import { scrapeActivities } from './scrape.js';
 import { webhookActivities } from './webhooks.js';
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...healthActivities(deps),
     ...scrapeActivities(deps),
     ...webhookActivities(deps),
+    ...crawlActivities(deps),
   };
 }
 

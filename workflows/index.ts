@@ -1,4 +1,6 @@
 /** Every workflow the worker registers. The worker bundles this file for Temporal's sandbox. */
+export { crawl } from './crawl.js';
+export { expireData } from './expire.js';
 export { healthCheck } from './health-check.js';
 export { scrape } from './scrape.js';
 export { deliverWebhooks } from './webhooks.js';

@@ -1,0 +1,90 @@
+/**
+ * Crawl discovery: check the seed, read robots.txt (unless ignoreRobotsTxt), gather sitemap URLs
+ * (unless ignoreSitemap; indexes and gzip too), then admit the seed and the sitemap URLs in one
+ * transaction and mark discovery done. Idempotent: a retry after success changes nothing.
+ */
+import type { CrawlOptions, DiscoveryResult } from '../../core/crawl-contracts.js';
+import { MAX_CRAWL_DELAY_MS, parseRobots } from '../../core/crawl/robots.js';
+import { parseSitemap } from '../../core/crawl/sitemap.js';
+import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
+import { resolveAndCheck } from '../egress/resolve.js';
+import type { ActivityDeps } from '../index.js';
+import { fetchText } from './fetch-text.js';
+import { failCrawl } from './finish.js';
+import { addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
+import { rulesFor } from './rules.js';
+
+/** Sitemap files read per crawl (indexes included) and URLs taken from them. */
+const MAX_SITEMAP_FILES = 50;
+const MAX_SITEMAP_URLS = 50_000;
+
+export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prisma' | 'config'>) {
+  const net = { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, userAgent: config.SERVICE_USER_AGENT };
+
+  async function sitemapUrls(sources: string[], want: number): Promise<string[]> {
+    const queue = [...sources];
+    const urls: string[] = [];
+    const read = new Set<string>();
+    while (queue.length && read.size < MAX_SITEMAP_FILES && urls.length < Math.min(want, MAX_SITEMAP_URLS)) {
+      const next = queue.shift()!;
+      if (read.has(next)) continue;
+      read.add(next);
+      const res = await fetchText(next, net).catch(() => undefined);
+      if (!res?.text) continue;
+      const parsed = parseSitemap(res.text);
+      if (parsed.kind === 'index') queue.push(...parsed.urls);
+      else urls.push(...parsed.urls);
+    }
+    return urls.slice(0, MAX_SITEMAP_URLS);
+  }
+
+  return {
+    async discoverCrawl(crawlId: string): Promise<DiscoveryResult> {
+      const crawl = await prisma.crawl.findUnique({ where: { id: crawlId } });
+      if (!crawl || crawl.status !== 'scraping') return { finished: true };
+      if (crawl.discoveryDone) return { finished: false, ...(crawl.crawlDelayMs ? { crawlDelayMs: crawl.crawlDelayMs } : {}) };
+      const options = crawl.options as unknown as CrawlOptions;
+      let seed: URL;
+      try {
+        seed = normalizeTargetUrl(crawl.url);
+        await resolveAndCheck(seed.hostname, { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+      } catch (err) {
+        if (!(err instanceof UnsafeUrlError)) throw err;
+        await failCrawl(prisma, crawlId, err.message);
+        return { finished: true };
+      }
+
+      let robotsTxt: string | null = null;
+      if (!options.ignoreRobotsTxt) {
+        const res = await fetchText(new URL('/robots.txt', seed).href, net).catch(() => undefined);
+        robotsTxt = res?.text ?? null;
+      }
+      const robots = robotsTxt === null ? undefined : parseRobots(robotsTxt, config.SERVICE_USER_AGENT);
+      if (robots && !robots.isAllowed(seed)) {
+        await failCrawl(prisma, crawlId, `robots.txt of ${seed.host} disallows the seed URL for ${config.SERVICE_USER_AGENT}. Set ignoreRobotsTxt: true to crawl it anyway.`);
+        return { finished: true };
+      }
+      const crawlDelayMs = robots?.crawlDelayMs ? Math.min(robots.crawlDelayMs, MAX_CRAWL_DELAY_MS) : undefined;
+
+      const fromSitemaps = options.ignoreSitemap ? [] : await sitemapUrls(robots?.sitemaps.length ? robots.sitemaps : [new URL('/sitemap.xml', seed).href], options.limit * 2);
+      const rules = rulesFor(crawlId, options, robotsTxt, config.SERVICE_USER_AGENT);
+      const candidates: Candidate[] = [rules.seed(seed)];
+      const skips: string[] = [];
+      for (const url of fromSitemaps) {
+        const verdict = rules.check(url, 1);
+        if (verdict.admit) candidates.push(verdict.candidate);
+        else if (verdict.reason) skips.push(verdict.reason);
+      }
+      await prisma.$transaction(async (tx) => {
+        const locked = await lockCrawl(tx, crawlId);
+        if (!locked || locked.status !== 'scraping') return;
+        const { admitted, overflow } = await admit(tx, crawlId, locked.total, options.limit, candidates);
+        await tx.crawl.update({
+          where: { id: crawlId },
+          data: { discoveryDone: true, robotsTxt, crawlDelayMs: crawlDelayMs ?? null, total: { increment: admitted }, skipped: addSkips(locked.skipped, [...skips, ...Array(overflow).fill('limit_reached')]) },
+        });
+      });
+      return { finished: false, ...(crawlDelayMs ? { crawlDelayMs } : {}) };
+    },
+  };
+}

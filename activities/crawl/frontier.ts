@@ -1,0 +1,75 @@
+/**
+ * The crawl frontier in PostgreSQL (`crawl_url`): admission of new URLs up to the crawl's exact
+ * `limit`, with skip counts by reason, and claiming of queued URLs for page activities.
+ * Dedupe is the unique (crawl_id, url_key): a variant of a known URL is never queued twice.
+ */
+import type { Prisma, PrismaClient } from '../../prisma/client.js';
+
+export interface Candidate {
+  url: string;
+  urlKey: string;
+  depth: number;
+  discoveryDepth: number;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Lock the crawl row for the rest of the transaction; every writer takes this lock first, so counters stay exact. */
+export async function lockCrawl(tx: Tx, crawlId: string) {
+  const rows = await tx.$queryRaw<{ status: string; total: number; options: { limit: number }; skipped: Record<string, number> }[]>`
+    SELECT status, total, options, skipped FROM crawl WHERE id = ${crawlId} FOR UPDATE`;
+  return rows[0];
+}
+
+export function addSkips(skipped: Record<string, number>, reasons: Iterable<string>): Record<string, number> {
+  const out = { ...skipped };
+  for (const r of reasons) out[r] = (out[r] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * Admit candidates (already filtered by the crawl rules) into the frontier, within the crawl's
+ * limit. Must run inside a transaction that holds the crawl lock. Returns how many were admitted
+ * and the skip reasons to count for the rest (duplicates are not counted).
+ */
+export async function admit(tx: Tx, crawlId: string, total: number, limit: number, candidates: Candidate[]): Promise<{ admitted: number; overflow: number }> {
+  const unique = [...new Map(candidates.map((c) => [c.urlKey, c])).values()];
+  if (unique.length === 0) return { admitted: 0, overflow: 0 };
+  const keys = unique.map((c) => c.urlKey);
+  const known = await tx.$queryRaw<{ url_key: string }[]>`SELECT url_key FROM crawl_url WHERE crawl_id = ${crawlId} AND url_key = ANY(${keys})`;
+  const seen = new Set(known.map((k) => k.url_key));
+  const fresh = unique.filter((c) => !seen.has(c.urlKey));
+  const room = Math.max(0, limit - total);
+  const taken = fresh.slice(0, room);
+  if (taken.length) {
+    await tx.crawlUrl.createMany({
+      data: taken.map((c) => ({ crawlId, urlKey: c.urlKey, url: c.url, depth: c.depth, discoveryDepth: c.discoveryDepth })),
+      skipDuplicates: true,
+    });
+  }
+  return { admitted: taken.length, overflow: fresh.length - taken.length };
+}
+
+/**
+ * Claim up to `max` queued URLs of a running crawl, oldest first. Idempotent per `token`: a retried
+ * claim activity gets back the rows its first attempt claimed instead of claiming new ones, so no
+ * URL is left claimed by an attempt whose answer was lost.
+ */
+export async function claimUrls(prisma: PrismaClient, crawlId: string, max: number, token: string): Promise<string[]> {
+  const again = await prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM crawl_url WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed' ORDER BY id`;
+  if (again.length) return again.map((r) => r.id.toString());
+  const rows = await prisma.$queryRaw<{ id: bigint }[]>`
+    UPDATE crawl_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now()
+    WHERE id IN (
+      SELECT u.id FROM crawl_url u
+      WHERE u.crawl_id = ${crawlId} AND u.status = 'queued'
+        AND EXISTS (SELECT 1 FROM crawl c WHERE c.id = ${crawlId} AND c.status = 'scraping')
+      ORDER BY u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  return rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : 1)).map(String);
+}
+
+/** A new run of the workflow has no activities in flight: whatever an earlier run claimed and did not finish goes back to the queue. */
+export async function requeueClaimed(prisma: PrismaClient, crawlId: string): Promise<number> {
+  return prisma.$executeRaw`UPDATE crawl_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL WHERE crawl_id = ${crawlId} AND status = 'claimed'`;
+}

@@ -1,0 +1,21 @@
+/** The crawl workflow's activities. Each takes and returns ids and counters only. */
+import type { CrawlSummary } from '../../core/crawl-contracts.js';
+import type { ActivityDeps } from '../index.js';
+import { discoverActivities } from './discover.js';
+import { deleteExpired } from './expire.js';
+import { finishCrawl, summary } from './finish.js';
+import { claimUrls, requeueClaimed } from './frontier.js';
+import { crawlPageActivities } from './page.js';
+
+export function crawlActivities(deps: ActivityDeps) {
+  const { prisma } = deps;
+  return {
+    ...discoverActivities(deps),
+    ...crawlPageActivities(deps),
+    claimUrls: (input: { crawlId: string; max: number; token: string }) => claimUrls(prisma, input.crawlId, input.max, input.token),
+    requeueClaimed: (crawlId: string) => requeueClaimed(prisma, crawlId),
+    finishCrawl: (crawlId: string) => finishCrawl(prisma, crawlId),
+    crawlSummary: (crawlId: string): Promise<CrawlSummary> => summary(prisma, crawlId),
+    deleteExpired: () => deleteExpired(prisma),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Crawl operations behind the routes: start (row first, then the workflow), status (PostgreSQL
+ * only: the hot polling path never touches Temporal), cancel (row at once, then the workflow).
+ */
+import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { compilePatterns, PatternError } from '../core/crawl/patterns.js';
+import { crawlSearchAttributes, type CrawlOptions } from '../core/crawl-contracts.js';
+import { workflowIds } from '../core/contracts.js';
+import { toPublicDocument, type PublicDocument } from '../core/document.js';
+import { NotFoundError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import { CRAWL_PAGE_MAX_BYTES } from '../core/schemas/crawl.js';
+import { pageOptionProblems, type Format } from '../core/schemas/scrape.js';
+import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
+import type { crawl } from '../workflows/index.js';
+import type { ApiDeps } from './deps.js';
+
+export interface Caller {
+  apiKeyId?: string;
+}
+
+function checkPatterns(options: CrawlOptions): void {
+  const details = [];
+  for (const field of ['includePaths', 'excludePaths'] as const) {
+    try {
+      compilePatterns(options[field], { fullUrl: options.regexOnFullURL });
+    } catch (err) {
+      if (!(err instanceof PatternError)) throw err;
+      details.push({ field: `${field}[${err.index}]`, message: err.message });
+    }
+  }
+  const scrape = options.scrapeOptions;
+  details.push(...pageOptionProblems({ formats: scrape.formats ?? ['markdown'], waitFor: scrape.waitFor ?? 0 }).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
+  if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+}
+
+export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: Caller): Promise<{ success: true; id: string; url: string }> {
+  const { prisma, temporal, config } = deps;
+  checkPatterns(options);
+  let seed: URL;
+  try {
+    seed = checkUrlSyntax(options.url, { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
+    throw err;
+  }
+  const id = randomUUID();
+  await prisma.crawl.create({
+    data: { id, apiKeyId: caller.apiKeyId ?? null, url: seed.href, options: options as object, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) },
+  });
+  try {
+    await temporal.workflow.start<typeof crawl>('crawl', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: workflowIds.crawl(id),
+      args: [{ crawlId: id, ...(options.webhookUrls?.length ? { hooks: { crawlId: id, urls: options.webhookUrls, metadata: options.webhookMetadata } } : {}) }],
+      typedSearchAttributes: [
+        { key: crawlSearchAttributes.status, value: 'scraping' },
+        { key: crawlSearchAttributes.seedHost, value: seed.hostname },
+        { key: crawlSearchAttributes.apiKeyId, value: caller.apiKeyId ?? 'x402' },
+        { key: crawlSearchAttributes.pagesDone, value: 0 },
+      ],
+      memo: { seedHost: seed.hostname, apiKeyId: caller.apiKeyId ?? null, status: 'scraping', pagesDone: 0, limit: options.limit },
+      staticSummary: `Crawl of ${seed.href} (limit ${options.limit})`,
+    });
+  } catch (err) {
+    await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: 'The crawl could not be started on the workers.' } });
+    throw new ServiceUnavailableError(`Could not start the crawl on the workers (Temporal): ${(err as Error).message}. Try again shortly.`);
+  }
+  return { success: true, id, url: seed.href };
+}
+
+/** Unknown, expired or another caller's crawl: 404, never a hint that it exists. */
+async function findCrawl(deps: ApiDeps, id: string, caller: Caller) {
+  const row = await deps.prisma.crawl.findUnique({ where: { id } });
+  if (!row || row.expiresAt < new Date() || (row.apiKeyId ?? undefined) !== caller.apiKeyId) {
+    throw new NotFoundError(`No crawl with id ${id} (it may have expired: crawls are kept ${deps.config.CRAWL_TTL_SECONDS} seconds).`);
+  }
+  return row;
+}
+
+export async function crawlStatus(deps: ApiDeps, id: string, caller: Caller, offset: number, limit: number) {
+  const row = await findCrawl(deps, id, caller);
+  const options = row.options as unknown as CrawlOptions;
+  const formats = (options.scrapeOptions.formats ?? ['markdown']) as Format[];
+  const rows = await deps.prisma.document.findMany({ where: { crawlId: id, sequence: { gte: offset } }, orderBy: { sequence: 'asc' }, take: limit + 1 });
+  const data: PublicDocument[] = [];
+  let bytes = 0;
+  for (const doc of rows.slice(0, limit)) {
+    const item = toPublicDocument(doc, formats);
+    bytes += Buffer.byteLength(JSON.stringify(item));
+    if (data.length > 0 && bytes > CRAWL_PAGE_MAX_BYTES) break;
+    data.push(item);
+  }
+  const nextOffset = offset + data.length;
+  const more = rows.length > data.length;
+  return {
+    success: true,
+    status: row.status,
+    completed: row.completed,
+    total: row.total,
+    creditsUsed: row.creditsUsed,
+    expiresAt: row.expiresAt.toISOString(),
+    ...(more ? { next: `/v1/crawl/${id}?offset=${nextOffset}&limit=${limit}` } : {}),
+    failed: row.failed,
+    skipped: row.skipped as Record<string, number>,
+    ...(row.error ? { error: row.error } : {}),
+    data,
+  };
+}
+
+export async function cancelCrawl(deps: ApiDeps, id: string, caller: Caller): Promise<{ success: true; message: string }> {
+  const row = await findCrawl(deps, id, caller);
+  if (row.status !== 'scraping') return { success: true, message: `Crawl ${id} had already ended (${row.status}).` };
+  // The status flips first: claims and page stores check it under the crawl row lock, so nothing new starts or lands.
+  await deps.prisma.crawl.updateMany({ where: { id, status: 'scraping' }, data: { status: 'cancelled', cancelledAt: new Date() } });
+  await deps.prisma.crawlUrl.updateMany({ where: { crawlId: id, status: 'queued' }, data: { status: 'dropped' } });
+  try {
+    await deps.temporal.workflow.getHandle(workflowIds.crawl(id)).cancel();
+  } catch (err) {
+    // Already finished, or Temporal briefly unreachable: the row is cancelled, so nothing new starts either way.
+    if (!(err instanceof WorkflowNotFoundError)) deps.log.warn('crawl cancel did not reach the workflow', { crawlId: id, error: (err as Error).message });
+  }
+  return { success: true, message: `Crawl ${id} cancelled.` };
+}

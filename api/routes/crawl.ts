@@ -1,0 +1,103 @@
+/** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel (spec: "Endpoints"). */
+import type { CrawlOptions } from '../../core/crawl-contracts.js';
+import { crawlIdParams, crawlRequestSchema, crawlStatusQuery } from '../../core/schemas/crawl.js';
+import { cancelCrawl, crawlStatus, startCrawl } from '../crawl.js';
+import { defineRoute, type AppContext } from '../route.js';
+import { documentSchema } from './document-schema.js';
+
+const errorRef = { $ref: '#/components/schemas/Error' } as const;
+const caller = (ctx: AppContext) => ({ apiKeyId: ctx.state.auth?.apiKeyId });
+
+export const startCrawlRoute = defineRoute({
+  method: 'post',
+  path: '/v1/crawl',
+  operationId: 'startCrawl',
+  summary: 'Start a crawl',
+  description: 'Returns at once with the crawl id; poll GET /v1/crawl/{id}. Invalid path patterns get 400 naming `includePaths[i]` / `excludePaths[i]`.',
+  tag: 'Crawl',
+  auth: 'apiKey',
+  body: crawlRequestSchema,
+  responses: {
+    200: {
+      description: 'The crawl was created and is running.',
+      schema: { type: 'object', properties: { success: { const: true }, id: { type: 'string' }, url: { type: 'string' } }, required: ['success', 'id', 'url'] },
+    },
+    503: { description: 'The workers (Temporal) cannot be reached; nothing was started.', schema: errorRef },
+  },
+  async handler(ctx, { body }) {
+    ctx.body = await startCrawl(ctx.state.deps, body as CrawlOptions, caller(ctx));
+  },
+});
+
+export const crawlStatusRoute = defineRoute({
+  method: 'get',
+  path: '/v1/crawl/:id',
+  operationId: 'getCrawl',
+  summary: 'Crawl status and documents',
+  description: 'Read from PostgreSQL. `next` is present only while more documents exist beyond this page.',
+  tag: 'Crawl',
+  auth: 'apiKey',
+  params: crawlIdParams,
+  query: crawlStatusQuery,
+  responses: {
+    200: {
+      description: 'Status, counters and one page of documents.',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          status: { enum: ['scraping', 'completed', 'failed', 'cancelled'] },
+          completed: { type: 'integer', description: 'Pages done, failed ones included.' },
+          total: { type: 'integer', description: 'Pages known so far (admitted to the crawl).' },
+          creditsUsed: { type: 'integer', description: 'Pages billed: pages stored.' },
+          expiresAt: { type: 'string', format: 'date-time' },
+          next: { type: 'string', description: 'Relative path of the next page of documents.' },
+          failed: { type: 'integer', description: 'Pages that failed after retries.' },
+          skipped: { type: 'object', additionalProperties: { type: 'integer' }, description: 'URLs not crawled, counted by reason.' },
+          error: { type: 'string', description: 'Why the crawl failed.' },
+          data: { type: 'array', items: documentSchema },
+        },
+        required: ['success', 'status', 'completed', 'total', 'creditsUsed', 'expiresAt', 'failed', 'skipped', 'data'],
+      },
+    },
+    404: { description: 'Unknown or expired crawl id.', schema: errorRef },
+  },
+  async handler(ctx, { params, query }) {
+    ctx.body = await crawlStatus(ctx.state.deps, params.id, caller(ctx), query.offset ?? 0, query.limit ?? 100);
+  },
+});
+
+const cancelSpec = {
+  summary: 'Cancel a crawl',
+  description: 'The status is `cancelled` at once; queued pages are dropped and no new page starts. Cancelling an ended crawl changes nothing.',
+  tag: 'Crawl',
+  auth: 'apiKey',
+  params: crawlIdParams,
+  responses: {
+    200: {
+      description: 'Cancelled (or already ended).',
+      schema: { type: 'object', properties: { success: { const: true }, message: { type: 'string' } }, required: ['success', 'message'] },
+    },
+    404: { description: 'Unknown or expired crawl id.', schema: errorRef },
+  },
+} as const;
+
+export const cancelCrawlRoute = defineRoute({
+  ...cancelSpec,
+  method: 'delete',
+  path: '/v1/crawl/:id',
+  operationId: 'cancelCrawl',
+  async handler(ctx, { params }) {
+    ctx.body = await cancelCrawl(ctx.state.deps, params.id, caller(ctx));
+  },
+});
+
+export const cancelCrawlAliasRoute = defineRoute({
+  ...cancelSpec,
+  method: 'delete',
+  path: '/v1/crawl/:id/cancel',
+  operationId: 'cancelCrawlAlias',
+  async handler(ctx, { params }) {
+    ctx.body = await cancelCrawl(ctx.state.deps, params.id, caller(ctx));
+  },
+});

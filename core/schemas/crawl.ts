@@ -1,0 +1,62 @@
+/** Crawl options (spec: "Crawl options") and the GET /v1/crawl/{id} query. */
+import { crawlScrapeOptionsSchema } from './scrape.js';
+
+const patternList = {
+  type: 'array',
+  maxItems: 100,
+  items: { type: 'string', minLength: 1, maxLength: 500 },
+  default: [],
+} as const;
+
+/** Largest `limit` accepted: a crawl of more pages should be split. */
+export const MAX_CRAWL_LIMIT = 100_000;
+
+export const crawlRequestSchema = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Seed URL; a missing scheme becomes https://.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_CRAWL_LIMIT, default: 10000, description: 'Maximum pages to scrape (exact).' },
+    maxDepth: { type: 'integer', minimum: 0, maximum: 100, default: 10, description: 'Maximum path depth below the seed (the seed is 0).' },
+    maxDiscoveryDepth: { type: 'integer', minimum: 0, maximum: 100, description: 'Maximum link hops from the seed (the seed is 0). No bound when absent.' },
+    includePaths: { ...patternList, description: 'Patterns a URL must match (empty: everything). See README "Path patterns".' },
+    excludePaths: { ...patternList, description: 'Patterns that reject a URL. See README "Path patterns".' },
+    allowBackwardLinks: { type: 'boolean', default: false, description: 'Allow URLs outside the seed path.' },
+    allowExternalLinks: { type: 'boolean', default: false, description: 'Allow other hosts.' },
+    ignoreSitemap: { type: 'boolean', default: true, description: 'Skip sitemap seeding.' },
+    ignoreRobotsTxt: { type: 'boolean', default: false, description: 'Ignore robots.txt rules and Crawl-delay.' },
+    regexOnFullURL: { type: 'boolean', default: false, description: 'Match patterns against the full URL instead of the path.' },
+    scrapeOptions: crawlScrapeOptionsSchema,
+    webhookUrls: {
+      type: 'array',
+      maxItems: 10,
+      items: { type: 'string', minLength: 1, maxLength: 2048 },
+      description: 'Receive crawl.started, crawl.page, crawl.completed, crawl.failed and crawl.cancelled events; see README "Webhooks".',
+    },
+    webhookMetadata: { description: 'Attached to every webhook payload as `metadata`.' },
+    origin: { type: 'string', maxLength: 100, description: 'Accepted for compatibility with hosted-API clients; ignored.' },
+  },
+  required: ['url'],
+  additionalProperties: false,
+} as const;
+
+export const crawlIdParams = {
+  type: 'object',
+  properties: { id: { type: 'string', pattern: '^[0-9a-f-]{36}$', description: 'Crawl id from POST /v1/crawl.' } },
+  required: ['id'],
+  additionalProperties: false,
+} as const;
+
+/** Paging over a crawl's documents: defaults and bounds are documented in the README. */
+export const CRAWL_PAGE_DEFAULT = 100;
+export const CRAWL_PAGE_MAX = 1000;
+/** A page of results stops growing past this many bytes of documents (at least one is returned). */
+export const CRAWL_PAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const crawlStatusQuery = {
+  type: 'object',
+  properties: {
+    offset: { type: 'integer', minimum: 0, default: 0, description: 'Documents to skip (0-based, in the order pages finished).' },
+    limit: { type: 'integer', minimum: 1, maximum: CRAWL_PAGE_MAX, default: CRAWL_PAGE_DEFAULT, description: `Documents to return, at most ${CRAWL_PAGE_MAX}; fewer when they pass 10 MiB.` },
+  },
+  additionalProperties: false,
+} as const;
