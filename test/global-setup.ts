@@ -3,7 +3,7 @@
  * data in a temp dir, migrated, shared by every test file (see test/provided.d.ts for what tests
  * can inject). Anything that cannot start fails the run with the reason; nothing is skipped.
  */
-import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -23,13 +23,14 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 async function reapAbandonedRuns(): Promise<void> {
   for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(prefix))) {
     const dir = join(tmpdir(), name);
-    let owner = NaN;
+    let owner: number | undefined;
     try {
       owner = Number(readFileSync(join(dir, 'owner.pid'), 'utf8'));
     } catch {
-      // No owner file: a run that died before writing it; nothing can be running from it.
+      // No owner file yet: a concurrent run between mkdtemp and writing it, unless it is old.
+      if (Date.now() - statSync(dir).mtimeMs < 60_000) continue;
     }
-    if (Number.isInteger(owner) && isAlive(owner)) continue;
+    if (owner !== undefined && isAlive(owner)) continue;
     await reapStale(join(dir, 'run'));
     rmSync(dir, { recursive: true, force: true });
   }

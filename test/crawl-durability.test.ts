@@ -1,0 +1,122 @@
+/**
+ * The promises that make crawls worth running here: a worker killed mid-crawl loses nothing and
+ * duplicates nothing; two workers share one crawl; a 10,000-page crawl continues-as-new and keeps
+ * every history far from Temporal's limits.
+ */
+import { mkdtempSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Connection, WorkflowClient } from '@temporalio/client';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { workflowIds } from '../core/contracts.js';
+import { freePort } from '../scripts/infra/ready.js';
+import { startTemporal } from '../scripts/infra/temporal.js';
+import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
+import { waitFor } from './fixtures/receiver.js';
+import { allDocuments, pathsOf, startCrawl, waitForCrawl } from './helpers/crawl.js';
+import { startTestStack, type TestStack } from './helpers/stack.js';
+import { uniqueTaskQueue } from './helpers/worker.js';
+import { spawnWorker, type WorkerProcess } from './helpers/worker-process.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+});
+
+/** An API on its own task queue, with no in-process worker: the workers are child processes. */
+async function apiOnly(env: Record<string, string> = {}): Promise<TestStack> {
+  const stack = await startTestStack({ TEMPORAL_TASK_QUEUE: uniqueTaskQueue('durable'), ...env });
+  await stack.worker.stop(); // the in-process worker must not take part
+  cleanups.push(() => stack.api.close());
+  return stack;
+}
+
+function workerFor(stack: TestStack, env: Record<string, string> = {}): WorkerProcess {
+  const w = spawnWorker({ ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: stack.worker.taskQueue, WORKER_CONCURRENCY: '4', ...env });
+  cleanups.push(() => w.kill());
+  return w;
+}
+
+describe('crawl durability', () => {
+  it('a worker killed with SIGKILL mid-crawl: another takes over and every page is stored exactly once', async () => {
+    const site = await startCrawlSite(treeSite(500, 20));
+    cleanups.push(() => site.close());
+    const stack = await apiOnly();
+    const first = workerFor(stack);
+    await first.ready;
+    const id = await startCrawl(stack, { url: site.url, limit: 500, maxDepth: 20 });
+    await waitFor(() => site.hits.length >= 120, 120_000);
+    await first.kill('SIGKILL');
+    const before = (await stack.get(`/v1/crawl/${id}?limit=1`)).body as { completed: number; status: string };
+    expect(before.status).toBe('scraping');
+    expect(before.completed).toBeLessThan(500);
+
+    const second = workerFor(stack);
+    await second.ready;
+    const status = await waitForCrawl(stack, id, 240_000);
+    expect(status).toMatchObject({ status: 'completed', completed: 500, total: 500, failed: 0 });
+    const docs = await allDocuments(stack, id, 1000);
+    expect(docs).toHaveLength(500);
+    expect(new Set(pathsOf(docs)).size).toBe(500);
+    // Paging order is gap-free: sequences 0..499, one each.
+    const sequences = await stack.api.deps.prisma.document.findMany({ where: { crawlId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
+    expect(sequences.map((d) => d.sequence)).toEqual([...Array(500).keys()]);
+  }, 400_000);
+
+  it('two workers on one task queue share a crawl without fetching a stored page twice', async () => {
+    const site = await startCrawlSite(treeSite(200, 10));
+    cleanups.push(() => site.close());
+    const stack = await apiOnly();
+    const [a, b] = [workerFor(stack), workerFor(stack)];
+    await Promise.all([a.ready, b.ready]);
+    const id = await startCrawl(stack, { url: site.url, limit: 200, maxDepth: 20 });
+    const status = await waitForCrawl(stack, id, 180_000);
+    expect(status).toMatchObject({ status: 'completed', completed: 200, total: 200 });
+    const docs = await allDocuments(stack, id, 1000);
+    expect(new Set(pathsOf(docs)).size).toBe(200);
+    for (const path of pathsOf(docs)) expect(site.pageHits(path)).toBe(1);
+    // Both took part: the histories name the worker that started each page activity.
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    cleanups.push(() => connection.close());
+    const client = new WorkflowClient({ connection });
+    const identities = new Set<string>();
+    for await (const run of client.list({ query: `WorkflowId = '${workflowIds.crawl(id)}'` })) {
+      const history = await client.getHandle(run.workflowId, run.runId).fetchHistory();
+      for (const e of history.events ?? []) if (e.activityTaskStartedEventAttributes?.identity) identities.add(e.activityTaskStartedEventAttributes.identity);
+    }
+    expect(identities.size).toBe(2);
+    await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
+  }, 300_000);
+});
+
+describe('crawl scale', () => {
+  it('crawls 10,000 pages into 10,000 distinct documents, continuing as new with short histories', async () => {
+    // Its own Temporal dev server with production defaults (continue-as-new suggested near 4,096 events).
+    const dir = mkdtempSync(join(tmpdir(), 'temporal-scale-'));
+    chmodSync(dir, 0o755);
+    const temporal = await startTemporal({ cliPath: inject('temporalCliPath'), port: await freePort(), logFile: join(dir, 'temporal.log') });
+    cleanups.push(() => temporal.stop());
+    const site = await startCrawlSite(treeSite(10_000));
+    cleanups.push(() => site.close());
+    const stack = await apiOnly({ TEMPORAL_ADDRESS: temporal.address });
+    const worker = workerFor(stack, { TEMPORAL_ADDRESS: temporal.address, WORKER_CONCURRENCY: '16' });
+    await worker.ready;
+    const id = await startCrawl(stack, { url: site.url, limit: 10_000, maxDepth: 30 });
+    const status = await waitForCrawl(stack, id, 900_000);
+    expect(status).toMatchObject({ status: 'completed', completed: 10_000, total: 10_000, failed: 0 });
+    const count = await stack.api.deps.prisma.document.count({ where: { crawlId: id } });
+    expect(count).toBe(10_000);
+    const distinct = await stack.api.deps.prisma.document.groupBy({ by: ['urlKey'], where: { crawlId: id } });
+    expect(distinct).toHaveLength(10_000);
+
+    const connection = await Connection.connect({ address: temporal.address });
+    cleanups.push(() => connection.close());
+    const client = new WorkflowClient({ connection });
+    const runs: { runId: string; historyLength: number; status: string }[] = [];
+    for await (const run of client.list({ query: `WorkflowId = '${workflowIds.crawl(id)}'` })) runs.push({ runId: run.runId, historyLength: run.historyLength, status: run.status.name });
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs.filter((r) => r.status === 'CONTINUED_AS_NEW').length).toBe(runs.length - 1);
+    // Temporal warns at 10,240 events and fails at 51,200.
+    for (const run of runs) expect(run.historyLength).toBeLessThan(10_240);
+  }, 1_000_000);
+});
