@@ -4,7 +4,7 @@
  * and removed outright; class/id words are guesses and are guarded against removing the content
  * itself (see `isGuarded`).
  */
-import { tagOf } from './dom.js';
+import { findDescendant } from './dom.js';
 
 /** Tags that are chrome wherever they appear. */
 const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
@@ -43,7 +43,10 @@ const UTILITY_FORM_ACTION = /search|subscribe|newsletter|signup|sign-up|login|lo
 
 /** `site-nav mainNav ad_slot` -> site, nav, main, nav, ad, slot. */
 export function classIdParts(el: Element): string[] {
-  const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  const cls = el.getAttribute('class');
+  const id = el.getAttribute('id');
+  if (!cls && !id) return [];
+  const raw = `${cls ?? ''} ${id ?? ''}`;
   return raw
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -57,7 +60,10 @@ function classTokens(el: Element): string[] {
 
 /** Inside an article or main, where headers and footers belong to the content. */
 function insideContentSection(el: Element): boolean {
-  return el.parentElement?.closest('article, main, [role="main"]') != null;
+  for (let up = el.parentElement; up; up = up.parentElement) {
+    if (up.localName === 'article' || up.localName === 'main' || up.getAttribute('role') === 'main') return true;
+  }
+  return false;
 }
 
 export function isHidden(el: Element): boolean {
@@ -69,9 +75,10 @@ export function isHidden(el: Element): boolean {
 
 function isUtilityForm(el: Element): boolean {
   if (el.getAttribute('role') === 'search' || UTILITY_FORM_ACTION.test(el.getAttribute('action') ?? '')) return true;
-  if (el.querySelector('input[type="search" i]')) return true;
+  const inputType = (type: string) => (c: Element) => c.localName === 'input' && c.getAttribute('type')?.toLowerCase() === type;
+  if (findDescendant(el, inputType('search'))) return true;
   // A lone email field is a newsletter signup; contact forms have a message box.
-  return el.querySelector('input[type="email" i]') != null && el.querySelector('textarea') == null;
+  return findDescendant(el, inputType('email')) !== undefined && findDescendant(el, (c) => c.localName === 'textarea') === undefined;
 }
 
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';
@@ -81,7 +88,7 @@ export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edg
  * `words` and `edge` come from class/id names and need the caller's guard.
  */
 export function chromeEvidence(el: Element): ChromeEvidence | undefined {
-  const tag = tagOf(el);
+  const tag = el.localName;
   if (CHROME_TAGS.has(tag)) return 'tag';
   if (SECTION_EDGE_TAGS.has(tag)) return insideContentSection(el) ? undefined : 'edge';
   const role = el.getAttribute('role')?.trim().toLowerCase();

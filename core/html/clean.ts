@@ -3,25 +3,30 @@
  * styles, embedded documents and graphics, head-only elements that ended up in the body) and
  * comments. Runs on the body only; metadata and links are read before this.
  */
+import { walkElements } from './dom.js';
 
-const NEVER_CONTENT = 'script, style, noscript, template, iframe, frame, frameset, object, embed, svg, math, canvas, link, meta, base, title';
+const NEVER_CONTENT = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'svg', 'math', 'canvas',
+  'link', 'meta', 'base', 'title',
+]);
 
 const COMMENT_NODE = 8;
 
-function removeComments(node: Node): void {
-  let child = node.firstChild;
-  while (child) {
+function removeComments(parent: Node): void {
+  for (let child = parent.firstChild; child; ) {
     const next = child.nextSibling;
-    if (child.nodeType === COMMENT_NODE) node.removeChild(child);
-    else if (child.firstChild) removeComments(child);
+    if (child.nodeType === COMMENT_NODE) parent.removeChild(child);
     child = next;
   }
 }
 
 export function removeNonContent(body: Element): void {
-  for (const el of Array.from(body.querySelectorAll(NEVER_CONTENT))) {
-    // A nested match may already be gone with its ancestor; removing it again is harmless.
-    el.parentNode?.removeChild(el);
-  }
   removeComments(body);
+  walkElements(body, (el) => {
+    if (NEVER_CONTENT.has(el.localName)) {
+      el.parentNode!.removeChild(el);
+      return false;
+    }
+    removeComments(el);
+  });
 }

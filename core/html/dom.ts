@@ -13,25 +13,27 @@ export function parseHtml(html: string): Document {
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 
-/** Lower-case local name; domino reports upper case `nodeName` for HTML elements. */
-export function tagOf(el: Element): string {
-  return el.localName;
-}
-
-export function isElement(node: Node): node is Element {
-  return node.nodeType === ELEMENT_NODE;
+/** Non-whitespace characters in `text`; a loop, because this runs on every text node of a page. */
+function countVisible(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Space, tab, newline, CR, form feed, no-break space.
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 160) n++;
+  }
+  return n;
 }
 
 /**
- * Length of the non-whitespace text under `root`, skipping subtrees in `skip`. Used to decide
- * whether a pruning step left anything worth converting, without mutating the tree first.
+ * Length of the non-whitespace text under `root`, skipping subtrees in `skip`, stopping early once
+ * it reaches `enough`. Decides whether a pruning step leaves anything, without mutating the tree.
  */
-export function visibleTextLength(root: Node, skip?: ReadonlySet<Element>): number {
+export function visibleTextLength(root: Node, skip?: ReadonlySet<Element>, enough = Infinity): number {
   let total = 0;
   const walk = (node: Node): void => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
+    for (let child = node.firstChild; child && total < enough; child = child.nextSibling) {
       if (child.nodeType === TEXT_NODE) {
-        total += (child.nodeValue ?? '').replace(/\s+/g, '').length;
+        total += countVisible(child.nodeValue ?? '');
       } else if (child.nodeType === ELEMENT_NODE && !skip?.has(child as Element)) {
         walk(child);
       }
@@ -41,14 +43,46 @@ export function visibleTextLength(root: Node, skip?: ReadonlySet<Element>): numb
   return total;
 }
 
-/** True when `root` (outside `skip`) holds an image or other embedded media worth keeping. */
-export function hasMedia(root: Element, skip?: ReadonlySet<Element>): boolean {
-  for (const el of Array.from(root.querySelectorAll('img, picture, video, audio'))) {
-    if (!skip || !hasAncestorIn(el, skip)) return true;
+/**
+ * Visits the elements under `root` in document order. `visit` may remove the element it is given;
+ * returning `false` skips the element's descendants. A plain walk: domino's selector engine
+ * re-traverses the tree for every selector, which made selector-based passes the pipeline's
+ * largest cost (see bench/html-pipeline.ts).
+ */
+export function walkElements(root: Node, visit: (el: Element) => boolean | void): void {
+  let child = root.firstChild;
+  while (child) {
+    const next = child.nextSibling;
+    if (child.nodeType === ELEMENT_NODE && visit(child as Element) !== false && child.parentNode) walkElements(child, visit);
+    child = next;
   }
-  return false;
 }
 
+/** The first descendant of `root` (not `root` itself) for which `test` holds. */
+export function findDescendant(root: Node, test: (el: Element) => boolean): Element | undefined {
+  let found: Element | undefined;
+  walkElements(root, (el) => {
+    if (found) return false;
+    if (test(el)) found = el;
+    return !found;
+  });
+  return found;
+}
+
+/** The nearest ancestor of `el` (excluding `el`) with one of the given lower-case tag names. */
+export function ancestorWithTag(el: Element, tags: ReadonlySet<string>): Element | null {
+  for (let up = el.parentElement; up; up = up.parentElement) {
+    if (tags.has(up.localName)) return up;
+  }
+  return null;
+}
+
+const MEDIA_TAGS = new Set(['img', 'picture', 'video', 'audio']);
+
+/** True when `root` (outside `skip`) holds an image or other embedded media worth keeping. */
+export function hasMedia(root: Element, skip?: ReadonlySet<Element>): boolean {
+  return findDescendant(root, (el) => MEDIA_TAGS.has(el.localName) && !(skip && hasAncestorIn(el, skip))) !== undefined;
+}
 /** True when `el` or one of its ancestors is in `set`. */
 export function hasAncestorIn(el: Element, set: ReadonlySet<Element>): boolean {
   for (let cur: Element | null = el; cur; cur = cur.parentElement) {

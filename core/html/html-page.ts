@@ -11,16 +11,18 @@ import { applyMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
 import { extractMetadata } from './metadata.js';
 import { absolutizeUrls, documentBase } from './resolve.js';
+import { scanDocument } from './scan.js';
 import { applySelectors, validateSelectors } from './select.js';
 import type { ProcessPageInput, ProcessedPage } from './types.js';
 
 export function processHtml(html: string, contentType: string, input: ProcessPageInput): ProcessedPage {
   const { formats } = input;
   const doc = parseHtml(html);
-  const base = documentBase(doc, input.url);
-  const result: ProcessedPage = { metadata: extractMetadata(doc, base, contentType) };
+  const scan = scanDocument(doc);
+  const base = documentBase(scan.baseHref, input.url);
+  const result: ProcessedPage = { metadata: extractMetadata(doc, scan, base, contentType) };
   if (formats.has('rawHtml')) result.rawHtml = html;
-  if (formats.has('links')) result.links = extractLinks(doc, base);
+  if (formats.has('links')) result.links = extractLinks(scan.anchors, base);
   if (!formats.has('markdown') && !formats.has('html')) {
     validateSelectors(input); // A bad selector fails the same whatever formats were asked for.
     return result;
@@ -29,14 +31,17 @@ export function processHtml(html: string, contentType: string, input: ProcessPag
   // A frameset document has no body; its frames are removed as non-content anyway.
   const body = doc.body ?? doc.documentElement;
   removeNonContent(body);
-  const kept = applySelectors(body, input.includeTags, input.excludeTags);
-  if (kept?.length === 0) {
+  const selected = applySelectors(body, input.includeTags, input.excludeTags);
+  // The element whose children are the content: body, the includeTags container, or a main root.
+  let root = selected?.container ?? body;
+  if (selected?.kept.length === 0) {
     result.includeTagsMatchedNothing = true;
   } else {
-    if (input.onlyMainContent) applyMainContent(body, kept);
-    absolutizeUrls(body, base);
+    if (input.onlyMainContent) root = applyMainContent(root, selected?.kept);
+    absolutizeUrls(root, base);
   }
-  if (formats.has('html')) result.html = body.innerHTML;
-  if (formats.has('markdown')) result.markdown = kept?.length === 0 ? '' : toMarkdown(body);
+  // A main root is itself part of the content (`<main>...</main>`); body and container are not.
+  if (formats.has('html')) result.html = root === body || root === selected?.container ? root.innerHTML : root.outerHTML;
+  if (formats.has('markdown')) result.markdown = toMarkdown(root);
   return result;
 }

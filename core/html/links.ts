@@ -6,14 +6,14 @@
 import { resolveUrl } from './resolve.js';
 
 /**
- * Absolute http(s) URLs of every `<a href>` / `<area href>`, fragments stripped, deduplicated in
+ * Absolute http(s) URLs of the `<a href>` / `<area href>` elements (from scanDocument), fragments stripped, deduplicated in
  * document order. In-page anchors (`#top`) and empty hrefs point back at the page itself and are
  * dropped; javascript:, mailto:, tel:, data: and other schemes are dropped.
  */
-export function extractLinks(doc: Document, base: string): string[] {
+export function extractLinks(anchors: readonly Element[], base: string): string[] {
   const seen = new Set<string>();
-  for (const el of Array.from(doc.querySelectorAll('a[href], area[href]'))) {
-    const link = normalizeLink(el.getAttribute('href')!, base);
+  for (const anchor of anchors) {
+    const link = normalizeLink(anchor.getAttribute('href') ?? '', base);
     if (link) seen.add(link);
   }
   return [...seen];

@@ -30,6 +30,11 @@ describe('onlyMainContent', () => {
     expect(await mainMarkdown(html)).toBe('# Title\n\nBy Ann\n\nBody.\n\nTags: x');
   });
 
+  it('returns the chosen root itself as the html format', async () => {
+    const result = await processPage({ body: '<nav>N</nav><main class="m"><p>In <a href="x">x</a></p></main>', url, formats: new Set(['html']), onlyMainContent: true });
+    expect(result.html).toBe('<main class="m"><p>In <a href="https://example.com/x">x</a></p></main>');
+  });
+
   it('uses a lone article holding the content, but not a teaser article in a sidebar', async () => {
     const content = '<div><h1>Long read</h1><p>Plenty of words that make up most of the page text.</p></div>';
     const story = '<article><p>The story itself, long enough to be most of the page.</p></article>';

@@ -9,6 +9,7 @@
  * row would change its meaning).
  */
 import type TurndownService from 'turndown';
+import { ancestorWithTag, findDescendant } from './dom.js';
 
 const cellText = new WeakMap<Element, string>();
 const dataTableCache = new WeakMap<Element, boolean>();
@@ -16,14 +17,16 @@ const dataTableCache = new WeakMap<Element, boolean>();
 function isDataTable(table: Element): boolean {
   let data = dataTableCache.get(table);
   if (data === undefined) {
-    data = table.querySelector('table') == null;
+    data = findDescendant(table, (el) => el.localName === 'table') === undefined;
     dataTableCache.set(table, data);
   }
   return data;
 }
 
+const TABLE = new Set(['table']);
+
 function inDataTable(node: Element): boolean {
-  const table = node.closest('table');
+  const table = ancestorWithTag(node, TABLE);
   return table != null && isDataTable(table);
 }
 
@@ -34,7 +37,12 @@ function flattenCell(content: string): string {
 
 /** The rows that belong to `table` itself, in order (thead, tbody, tfoot or bare). */
 function ownRows(table: Element): Element[] {
-  return Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
+  const rows: Element[] = [];
+  for (const child of Array.from(table.children)) {
+    if (child.localName === 'tr') rows.push(child);
+    else if (['thead', 'tbody', 'tfoot'].includes(child.localName)) rows.push(...Array.from(child.children).filter((c) => c.localName === 'tr'));
+  }
+  return rows;
 }
 
 function rowCells(tr: Element): Element[] {

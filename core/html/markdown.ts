@@ -5,11 +5,12 @@
  * between conversions.
  */
 import TurndownService from 'turndown';
+import { findDescendant } from './dom.js';
 import { addTableRules } from './markdown-tables.js';
 
 /** Language from `language-x` / `lang-x` classes, as highlighters and CommonMark renderers emit. */
 function codeLanguage(pre: Element): string {
-  for (const el of [pre.querySelector('code'), pre]) {
+  for (const el of [findDescendant(pre, (e) => e.localName === 'code'), pre]) {
     const m = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(el?.getAttribute('class') ?? '');
     if (m) return m[1];
   }

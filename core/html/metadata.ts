@@ -3,6 +3,7 @@
  * `<meta name|property>` under its lower-cased name so nothing the page declares is lost.
  */
 import { resolveUrl } from './resolve.js';
+import type { DocumentScan } from './scan.js';
 import type { PageMetadata } from './types.js';
 
 /**
@@ -19,9 +20,9 @@ function collapse(text: string): string {
 }
 
 /** Every `<meta name|property content>` value, by lower-cased key, in document order. */
-function collectMeta(doc: Document): Map<string, string[]> {
+function collectMeta(metas: readonly Element[]): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  for (const meta of Array.from(doc.querySelectorAll('meta[name], meta[property]'))) {
+  for (const meta of metas) {
     const content = meta.getAttribute('content')?.trim();
     if (!content) continue;
     const keys = new Set([meta.getAttribute('name'), meta.getAttribute('property')].map((k) => k?.trim().toLowerCase()));
@@ -35,21 +36,26 @@ function collectMeta(doc: Document): Map<string, string[]> {
   return found;
 }
 
-function linkHref(doc: Document, relToken: string, base: string): string | undefined {
-  for (const link of Array.from(doc.querySelectorAll(`link[rel~="${relToken}" i][href]`))) {
-    const url = resolveUrl(link.getAttribute('href')!, base);
+/** The first `<link>` whose rel list holds `relToken`, resolved; `links` is the document's links. */
+function linkHref(links: readonly Element[], relToken: string, base: string): string | undefined {
+  for (const link of links) {
+    const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
+    const href = link.getAttribute('href');
+    const url = href !== null && rel.includes(relToken) ? resolveUrl(href, base) : undefined;
     if (url) return url;
   }
   return undefined;
 }
 
-/** Metadata of an HTML document; `base` resolves og:image, canonical and favicon to absolute URLs. */
-export function extractMetadata(doc: Document, base: string, contentType: string): PageMetadata {
-  const meta = collectMeta(doc);
+/** Metadata of an HTML document from its scan; `base` resolves og:image, canonical and favicon to absolute URLs. */
+export function extractMetadata(doc: Document, scan: DocumentScan, base: string, contentType: string): PageMetadata {
+  const meta = collectMeta(scan.metas);
   const first = (key: string) => meta.get(key)?.[0];
-  // An SVG icon's <title> is not the page title.
-  const titleEl = Array.from(doc.getElementsByTagName('title')).find((t) => !t.closest('svg'));
-  const contentLanguage = doc.querySelector('meta[http-equiv="content-language" i]')?.getAttribute('content');
+  const titleEl = scan.titles[0];
+  const contentLanguage = scan.metas
+    .find((m) => m.getAttribute('http-equiv')?.toLowerCase() === 'content-language')
+    ?.getAttribute('content');
+  const links = scan.links;
   const ogImage = first('og:image') ?? first('og:image:url');
 
   const named: PageMetadata = {
@@ -60,8 +66,8 @@ export function extractMetadata(doc: Document, base: string, contentType: string
     ogImage: ogImage ? (resolveUrl(ogImage, base) ?? ogImage) : undefined,
     keywords: first('keywords'),
     robots: first('robots'),
-    canonical: linkHref(doc, 'canonical', base),
-    favicon: linkHref(doc, 'icon', base),
+    canonical: linkHref(links, 'canonical', base),
+    favicon: linkHref(links, 'icon', base),
   };
   const result: PageMetadata = { contentType };
   for (const [key, value] of Object.entries(named)) if (value !== undefined) result[key] = value;

@@ -2,6 +2,7 @@
  * Relative URLs made absolute, so the html and markdown formats stand on their own outside the page.
  * The base is `<base href>` (itself resolved against the page URL), else the page URL, as browsers do.
  */
+import { walkElements } from './dom.js';
 
 /** Absolute form of `value` against `base`, or undefined when it does not parse. */
 export function resolveUrl(value: string, base: string): string | undefined {
@@ -12,20 +13,27 @@ export function resolveUrl(value: string, base: string): string | undefined {
   }
 }
 
-/** The document's base URL: the first `<base href>` that resolves, else the page URL. */
-export function documentBase(doc: Document, pageUrl: string): string {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
-  return (href && resolveUrl(href, pageUrl)) || pageUrl;
+/** The document's base URL: its first `<base href>` if that resolves, else the page URL. */
+export function documentBase(baseHref: string | undefined, pageUrl: string): string {
+  return (baseHref && resolveUrl(baseHref, pageUrl)) || pageUrl;
 }
 
-/** Attributes holding a single URL, by the elements that carry them. */
-const URL_ATTRIBUTES: ReadonlyArray<[selector: string, attribute: string]> = [
-  ['a[href], area[href]', 'href'],
-  ['img[src], source[src], video[src], audio[src], track[src], input[src]', 'src'],
-  ['video[poster]', 'poster'],
-  ['blockquote[cite], q[cite], del[cite], ins[cite]', 'cite'],
-  ['form[action]', 'action'],
-];
+/** Attributes holding a single URL, by the tags that carry them. */
+const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  a: ['href'],
+  area: ['href'],
+  img: ['src'],
+  source: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  track: ['src'],
+  input: ['src'],
+  blockquote: ['cite'],
+  q: ['cite'],
+  del: ['cite'],
+  ins: ['cite'],
+  form: ['action'],
+};
 
 /**
  * Lazy-loading attributes pages use for the real image while `src` holds a placeholder or nothing.
@@ -68,20 +76,26 @@ function isPlaceholder(src: string | null): boolean {
   return !src || src.startsWith('data:') || src.trim() === '';
 }
 
+function useLazySource(img: Element): void {
+  if (!isPlaceholder(img.getAttribute('src'))) return;
+  const real = LAZY_SRC.map((a) => img.getAttribute(a)).find((v) => v && !v.startsWith('data:'));
+  if (real) img.setAttribute('src', real);
+}
+
 /**
  * Rewrites URL attributes under `root` to absolute URLs. `javascript:` hrefs are dropped (they mean
  * nothing outside the page and would become clickable markdown), and lazy-loaded images get their
  * real source.
  */
 export function absolutizeUrls(root: Element, base: string): void {
-  for (const img of Array.from(root.querySelectorAll('img'))) {
-    if (!isPlaceholder(img.getAttribute('src'))) continue;
-    const real = LAZY_SRC.map((a) => img.getAttribute(a)).find((v) => v && !v.startsWith('data:'));
-    if (real) img.setAttribute('src', real);
-  }
-  for (const [selector, attribute] of URL_ATTRIBUTES) {
-    for (const el of Array.from(root.querySelectorAll(selector))) {
-      const value = el.getAttribute(attribute)!;
+  walkElements(root, (el) => {
+    const tag = el.localName;
+    const attributes = URL_ATTRIBUTES[tag];
+    if (!attributes) return;
+    if (tag === 'img') useLazySource(el);
+    for (const attribute of attributes) {
+      const value = el.getAttribute(attribute);
+      if (value === null) continue;
       if (attribute === 'href' && /^\s*javascript:/i.test(value)) {
         el.removeAttribute(attribute);
         continue;
@@ -89,8 +103,7 @@ export function absolutizeUrls(root: Element, base: string): void {
       const absolute = resolveUrl(value, base);
       if (absolute) el.setAttribute(attribute, absolute);
     }
-  }
-  for (const el of Array.from(root.querySelectorAll('img[srcset], source[srcset]'))) {
-    el.setAttribute('srcset', resolveSrcset(el.getAttribute('srcset')!, base));
-  }
+    const srcset = tag === 'img' || tag === 'source' ? el.getAttribute('srcset') : null;
+    if (srcset !== null) el.setAttribute('srcset', resolveSrcset(srcset, base));
+  });
 }

@@ -22,6 +22,12 @@ describe('includeTags and excludeTags', () => {
     });
   });
 
+  it('gives the included elements themselves, with their tags, as the html format', async () => {
+    const result = await processPage({ body: page, url, formats: new Set(['html', 'markdown']), includeTags: ['h1', '.lead'] });
+    expect(result.html).toBe('<h1>Title</h1><p class="lead">Lead</p><p class="lead">Aside lead</p>');
+    expect(result.markdown).toBe('# Title\n\nLead\n\nAside lead');
+  });
+
   it('supports class, attribute, child and descendant combinators and comma lists', async () => {
     expect((await markdownWith({ includeTags: ['article > .lead, [data-kind="note"]'] })).markdown).toBe('Lead\n\nNote');
     expect((await markdownWith({ includeTags: ['article section p'] })).markdown).toBe('Note\n\nPlain');

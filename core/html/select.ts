@@ -75,11 +75,16 @@ export function validateSelectors(options: { includeTags?: readonly string[]; ex
 }
 
 /**
- * Applies the selectors to `body` in place. Returns the included elements that survived (now the
- * body's only children), `[]` when includeTags matched nothing (the body is then emptied), or
- * undefined when no includeTags were given.
+ * Applies the selectors. Excluded elements are removed from `body`. Without includeTags, returns
+ * undefined. With them, returns a detached container holding the surviving included elements
+ * (moved there, so only the kept subtrees are touched, not the whole page) and that list; the
+ * list is empty when includeTags matched nothing.
  */
-export function applySelectors(body: Element, includeTags?: readonly string[], excludeTags?: readonly string[]): Element[] | undefined {
+export function applySelectors(
+  body: Element,
+  includeTags?: readonly string[],
+  excludeTags?: readonly string[],
+): { container: Element; kept: Element[] } | undefined {
   const excluded = excludeTags?.length ? queryAll(body, excludeTags, 'excludeTags') : [];
   const included = includeTags?.length ? queryAll(body, includeTags, 'includeTags') : undefined;
   for (const el of excluded) el.parentNode?.removeChild(el);
@@ -94,7 +99,7 @@ export function applySelectors(body: Element, includeTags?: readonly string[], e
     kept.push(el);
     keptSet.add(el);
   }
-  while (body.firstChild) body.removeChild(body.firstChild);
-  for (const el of kept) body.appendChild(el);
-  return kept;
+  const container = body.ownerDocument.createElement('div');
+  for (const el of kept) container.appendChild(el);
+  return { container, kept };
 }
