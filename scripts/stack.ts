@@ -134,13 +134,15 @@ async function up(cfg: StackConfig): Promise<void> {
 
 async function stop(): Promise<void> {
   const record = readPidFile(dirs.run, 'stack');
-  if (record && isRunning(record)) {
+  const running = record !== undefined && isRunning(record);
+  if (running) {
     say(`stopping the stack (pid ${record.pid})…`);
     await terminate(record, 60_000);
   }
+  // Also what a crashed `up` left behind (or what outlived a SIGKILLed one just now).
   const reaped = await reapStale(dirs.run);
   if (reaped.length) say(`stopped leftover processes: ${reaped.join(', ')}`);
-  say(record && isRunning(record) ? 'could not stop it' : 'stopped');
+  say(running || reaped.length ? 'stopped' : 'nothing was running');
 }
 
 function test(args: string[]): Promise<number> {
