@@ -33,6 +33,18 @@ const CHROME_WORDS = new Set([
  */
 const SECTION_EDGE_WORDS = new Set(['header', 'footer', 'masthead', 'topbar']);
 
+/** Tags and words of the edge sets that mark the top of a page or section, where titles sit. */
+const HEADER_LIKE = new Set(['header', 'masthead', 'topbar']);
+
+/**
+ * Header-like chrome guesses also keep an `<h2>`: a page whose title is an h2 in a
+ * `div.post-header` outside any article would otherwise lose it. Footers get no such guard, since
+ * their column headings are usually h2-h4.
+ */
+export function isHeaderLike(el: Element): boolean {
+  return el.localName === 'header' || classIdParts(el).some((p) => HEADER_LIKE.has(p));
+}
+
 /** Whole class tokens that hide an element visually or keep it for screen readers only. */
 const HIDDEN_CLASSES = new Set(['hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text']);
 

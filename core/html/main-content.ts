@@ -3,12 +3,13 @@
  *
  * 1. Root: a single `<main>` / `[role=main]` with text; else a single `<article>` holding at least
  *    a fifth of the page's text (one article in a sidebar is a teaser, not the content); else body.
- * 2. Prune, inside the root, everything `chromeEvidence` flags. Class/id guesses are guarded:
- *    never remove an element that holds an `<h1>`, a main/article, or most of the root's text.
+ * 2. Prune, inside the root, everything `chromeEvidence` flags. Class/id guesses (and page-level
+ *    header/footer tags) are guarded: never remove an element that holds an `<h1>` (or, for
+ *    header-like ones, an `<h2>`), a main/article, or most of the root's text.
  * 3. Never empty the page: if the pruned root has no text and no media, try pruning the whole body;
  *    if that is empty too, keep the body unpruned.
  */
-import { chromeEvidence } from './boilerplate.js';
+import { chromeEvidence, isHeaderLike } from './boilerplate.js';
 import { findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
@@ -40,12 +41,17 @@ function holdsContent(el: Element): boolean {
   return el.localName === 'h1' || el.localName === 'article' || isContentRoot(el);
 }
 
+function holdsContentOrH2(el: Element): boolean {
+  return el.localName === 'h2' || holdsContent(el);
+}
+
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
   let rootText: number | undefined; // computed only if a class/id guess needs the wrapper guard
   const isGuarded = (el: Element): boolean => {
-    if (holdsContent(el) || findDescendant(el, holdsContent)) return true;
+    const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
+    if (holds(el) || findDescendant(el, holds)) return true;
     rootText ??= visibleTextLength(root);
     return rootText > 0 && visibleTextLength(el) / rootText >= WRAPPER_TEXT_SHARE;
   };
