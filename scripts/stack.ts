@@ -127,7 +127,8 @@ async function up(cfg: StackConfig): Promise<void> {
     ];
     process.stdout.write(`\nPagewright is running.\n${lines.join('\n')}\n`);
   } catch (err) {
-    say(`up failed: ${message(err)}`);
+    // Once shutting down (an app died, Ctrl-C), a start-up wait failing is a consequence, not news.
+    if (!stopping) say(`up failed: ${message(err)}`);
     await shutdown(1);
   }
 }

@@ -5,7 +5,7 @@
  * cover a parent that was killed outright.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { removePidFile, terminate, writePidFile } from './pid-files.js';
@@ -41,6 +41,8 @@ export interface Child {
   readonly name: string;
   readonly pid: number | undefined;
   readonly logFile: string;
+  /** Size of the log file before this run: what follows is this run's output. */
+  readonly logOffset: number;
   /** Resolves when the process has exited (never rejects). */
   readonly exited: Promise<ChildExit>;
   running(): boolean;
@@ -73,10 +75,10 @@ export function installSignalCleanup(): void {
   }
 }
 
-/** The last `lines` lines of a log file, for error messages. */
-export function logTail(file: string, lines = 30): string {
+/** The last `lines` lines of a log file from byte `from` on (this run's part), for error messages. */
+export function logTail(file: string, lines = 30, from = 0): string {
   try {
-    const text = readFileSync(file, 'utf8').trimEnd();
+    const text = readFileSync(file).subarray(from).toString('utf8').trimEnd();
     return text ? text.split('\n').slice(-lines).join('\n') : '(empty)';
   } catch {
     return '(no log output)';
@@ -92,6 +94,7 @@ export function spawnChild(spec: ChildSpec): Child {
   installExitHook();
   mkdirSync(dirname(spec.logFile), { recursive: true });
   const log = openSync(spec.logFile, 'a');
+  const logOffset = fstatSync(log).size;
   // Logs are appended across runs; mark where this run starts.
   writeSync(log, `--- ${new Date().toISOString()} starting ${spec.name}: ${spec.command} ${spec.args.join(' ')}\n`);
   const stopSignal = spec.stopSignal ?? 'SIGTERM';
@@ -136,6 +139,7 @@ export function spawnChild(spec: ChildSpec): Child {
     name: spec.name,
     pid: proc.pid,
     logFile: spec.logFile,
+    logOffset,
     exited,
     running,
     async stop(graceMs = 10_000) {

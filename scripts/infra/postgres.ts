@@ -108,7 +108,7 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresH
     if (exists.rowCount === 0) await query(`create database "${database.replaceAll('"', '""')}"`);
   } catch (err) {
     await child.stop();
-    throw err instanceof ServiceStartError ? err : new ServiceStartError('PostgreSQL', (err as Error).message, logFile);
+    throw err instanceof ServiceStartError ? err : new ServiceStartError('PostgreSQL', (err as Error).message, child);
   }
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`,

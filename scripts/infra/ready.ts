@@ -3,15 +3,24 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeExit, logTail, type Child } from './child.js';
 
+/** Where a process logs: a Child, or just a file. */
+export interface LogRef {
+  logFile: string;
+  /** Only show output after this byte (the current run's part of an appended log). */
+  logOffset?: number;
+}
+
 /** A service of the stack did not come up. `service` names the part; the message carries the log tail. */
 export class ServiceStartError extends Error {
+  readonly logFile?: string;
   constructor(
     readonly service: string,
     readonly reason: string,
-    readonly logFile?: string,
+    log?: LogRef,
   ) {
-    const tail = logFile ? `\n--- last lines of ${logFile} ---\n${logTail(logFile)}\n---` : '';
+    const tail = log ? `\n--- last lines of ${log.logFile} ---\n${logTail(log.logFile, 30, log.logOffset)}\n---` : '';
     super(`${service} failed to start: ${reason}${tail}`);
+    this.logFile = log?.logFile;
     this.name = 'ServiceStartError';
   }
 }
@@ -35,7 +44,7 @@ export async function waitUntilReady(service: string, check: () => Promise<boole
     if (options.child && !options.child.running()) {
       const exit = await options.child.exited;
       const reason = exit.error ? describeExit(exit) : `${describeExit(exit)} before it was ready`;
-      throw new ServiceStartError(service, reason, options.child.logFile);
+      throw new ServiceStartError(service, reason, options.child);
     }
     try {
       if (await check()) return;
@@ -43,7 +52,7 @@ export async function waitUntilReady(service: string, check: () => Promise<boole
       lastProblem = err instanceof Error ? err.message : String(err);
     }
     if (Date.now() >= deadline) {
-      throw new ServiceStartError(service, `not ready after ${options.timeoutMs} ms (last check: ${lastProblem})`, options.child?.logFile);
+      throw new ServiceStartError(service, `not ready after ${options.timeoutMs} ms (last check: ${lastProblem})`, options.child);
     }
     await sleep(options.intervalMs ?? 200);
   }

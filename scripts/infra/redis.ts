@@ -70,7 +70,7 @@ export async function startRedis(options: RedisOptions): Promise<RedisHandle> {
       await waitUntilReady('Redis', () => redisPing(port), { timeoutMs: options.timeoutMs ?? 60_000, child });
     } catch (err) {
       await child.stop();
-      throw err instanceof ServiceStartError ? err : new ServiceStartError('Redis', (err as Error).message, logFile);
+      throw err instanceof ServiceStartError ? err : new ServiceStartError('Redis', (err as Error).message, child);
     }
   };
   await start();

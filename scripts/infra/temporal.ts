@@ -87,7 +87,7 @@ export async function startTemporal(options: TemporalOptions): Promise<TemporalH
     await waitUntilReady('Temporal', () => namespaceReady(address, namespace), { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 300, child });
   } catch (err) {
     await child.stop();
-    throw err instanceof ServiceStartError ? err : new ServiceStartError('Temporal', (err as Error).message, logFile);
+    throw err instanceof ServiceStartError ? err : new ServiceStartError('Temporal', (err as Error).message, child);
   }
   return {
     address,
