@@ -3,7 +3,8 @@
  * the custom search attributes crawl workflows set, registered at start.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { spawnChild } from './child.js';
 import { ServiceStartError, waitUntilReady } from './ready.js';
@@ -36,7 +37,8 @@ export interface TemporalOptions {
   namespace?: string;
   /** Appended to the command line, e.g. testDynamicConfig. */
   extraArgs?: readonly string[];
-  logFile: string;
+  /** Default `<dbFile>.log`, or `<tmpdir>/pagewright-temporal-<port>.log`. */
+  logFile?: string;
   pidDir?: string;
   /** Default 60000 ms. */
   timeoutMs?: number;
@@ -68,7 +70,8 @@ async function namespaceReady(address: string, namespace: string): Promise<boole
 export async function startTemporal(options: TemporalOptions): Promise<TemporalHandle> {
   const namespace = options.namespace ?? 'default';
   const address = `127.0.0.1:${options.port}`;
-  const { logFile, dbFile } = options;
+  const { dbFile } = options;
+  const logFile = options.logFile ?? (dbFile ? `${dbFile}.log` : join(tmpdir(), `pagewright-temporal-${options.port}.log`));
   if (dbFile) mkdirSync(dirname(dbFile), { recursive: true });
   const ui = options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort), '--ui-disable-news-fetch'];
   const args = [
