@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
-import { convertInline } from './activities/convert.js';
+import { createConvertPool, defaultConvertThreads } from './activities/convert-pool.js';
 import { createEngineSet } from './activities/engines/index.js';
 import { startLocalBrowser } from './activities/engines/local-runtime.js';
 import { createActivities, type ActivityDeps } from './activities/index.js';
@@ -75,13 +75,17 @@ async function main(): Promise<void> {
   const browser = await startLocalBrowser(config);
   const engines = createEngineSet(config, browser.pool);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config, readFileSync));
-  const worker = await createWorker({ config, connection, deps: { config, prisma, log, engines, convert: convertInline } });
+  // Pages convert on worker threads: a 200 KB page is ~170 ms of CPU that would otherwise stall
+  // heartbeats and the other activities' I/O (bench/convert-stall.ts).
+  const convertPool = createConvertPool({ threads: defaultConvertThreads(config.WORKER_CONCURRENCY) });
+  const worker = await createWorker({ config, connection, deps: { config, prisma, log, engines, convert: convertPool.convert } });
   const clientConnection = await Connection.connect(temporalConnectionOptions(config, readFileSync));
   await ensureExpirySchedule(new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
   await clientConnection.close();
-  log.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, concurrency: config.WORKER_CONCURRENCY });
+  log.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, concurrency: config.WORKER_CONCURRENCY, convertThreads: convertPool.size });
   // Worker.run() installs SIGINT/SIGTERM handlers that start a graceful shutdown.
   await worker.run();
+  await convertPool.close();
   await connection.close();
   await browser.close();
   await prisma.$disconnect();
