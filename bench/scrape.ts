@@ -1,0 +1,347 @@
+/**
+ * End-to-end scrape latency: `POST /v1/scrape` (fetch engine, `formats: ['markdown']`, a ~20 KB
+ * page on loopback) through the real API, a real worker, the Temporal dev server and PostgreSQL,
+ * beside the floor any service has to pay: one bare undici GET of the same page plus turndown,
+ * in one process. Target: the service adds at most 25 ms at p50 over that baseline.
+ * Also converter throughput on the same page: our pipeline (processPage) against plain turndown.
+ *
+ *   npm run bench:scrape [-- --requests 200 --concurrency 4 --convert pool|inline --worker inprocess|process]
+ *
+ * Starts its own PostgreSQL, Redis and Temporal dev server on free ports with throwaway data
+ * (tool paths as for the tests: STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI), runs
+ * the API in this process and the worker in it too (or, with `--worker process`, as worker.ts in
+ * a process of its own, as deployed), and removes everything when done. Where the service's
+ * time goes comes from the Temporal histories of the sequential requests plus timers around the
+ * worker's fetch and conversion.
+ */
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import TurndownService from 'turndown';
+import { Agent, request } from 'undici';
+import { convertInline, type ConvertPage } from '../activities/convert.js';
+import { createConvertPool, defaultConvertThreads } from '../activities/convert-pool.js';
+import { createEngineSet } from '../activities/engines/index.js';
+import { startLocalBrowser } from '../activities/engines/local-runtime.js';
+import { createApp } from '../api/app.js';
+import { createKey } from '../api/keys-store.js';
+import { connectRedis } from '../api/redis.js';
+import { loadConfig, type RequiredFor } from '../core/config.js';
+import { workflowIds } from '../core/contracts.js';
+import { processPage } from '../core/html/index.js';
+import { createLogger } from '../core/log.js';
+import { createPrisma } from '../prisma/client.js';
+import { installSignalCleanup, spawnChild } from '../scripts/infra/child.js';
+import { startPostgres } from '../scripts/infra/postgres.js';
+import { applyMigrations } from '../scripts/infra/project-files.js';
+import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
+import { startRedis } from '../scripts/infra/redis.js';
+import { startTemporal } from '../scripts/infra/temporal.js';
+import { loadStackConfig, repoRoot, toolPath } from '../scripts/stack-config.js';
+import { createWorker } from '../worker.js';
+import { articlePage } from './html-fixture.js';
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '30' },
+    convert: { type: 'string', default: 'pool' },
+    /** `inprocess`: the worker runs in this process; `process`: `node --import tsx worker.ts`, as deployed. */
+    worker: { type: 'string', default: 'inprocess' },
+    /** Whole-run budget in seconds: the measured phases stop early (and say so) past it. */
+    budget: { type: 'string', default: '300' },
+  },
+});
+const REQUESTS = Number(args.requests);
+const CONCURRENCY = Number(args.concurrency);
+const WARMUP = Number(args.warmup);
+const deadline = Date.now() + Number(args.budget) * 1000;
+const TARGET_MS = 25;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const ms = (n: number) => `${n.toFixed(1).padStart(7)} ms`;
+const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+  const t = performance.now();
+  const v = await fn();
+  return [v, performance.now() - t];
+};
+
+// ---------------------------------------------------------------------------------------------
+// Infrastructure: the same services and settings as the vitest global setup, on free ports.
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+installSignalCleanup();
+const stack = loadStackConfig();
+const root = mkdtempSync(join(tmpdir(), 'pagewright-bench-'));
+chmodSync(root, 0o755); // PostgreSQL runs as the postgres user when we are root.
+const cleanups: Array<() => Promise<unknown>> = [];
+const teardown = async () => {
+  for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => console.error('teardown:', err));
+  rmSync(root, { recursive: true, force: true });
+};
+
+const html = articlePage(20_000);
+const page = Buffer.from(html);
+const fixture: Server = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.byteLength });
+  res.end(page);
+});
+
+async function main(): Promise<void> {
+  const [pgPort, redisPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const timeoutMs = stack.STACK_READY_TIMEOUT_MS;
+  console.log('starting PostgreSQL, Redis and the Temporal dev server ...');
+  const [pg, redis, temporal] = await Promise.all([
+    startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_bench', ephemeral: true, timeoutMs }),
+    startRedis({ port: redisPort, serverPath: toolPath(stack.STACK_REDIS_SERVER), logFile: join(root, 'redis.log'), timeoutMs }),
+    startTemporal({ cliPath: toolPath(stack.STACK_TEMPORAL_CLI), port: temporalPort, logFile: join(root, 'temporal.log'), timeoutMs }),
+  ]);
+  cleanups.push(() => pg.stop(), () => redis.stop(), () => temporal.stop());
+  await applyMigrations(pg.url);
+
+  fixture.listen(0, '127.0.0.1');
+  await new Promise((resolve) => fixture.once('listening', resolve));
+  cleanups.push(() => new Promise((resolve) => fixture.close(resolve)));
+  const pageUrl = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}/article`;
+
+  const env = {
+    NODE_ENV: 'development',
+    DATABASE_URL: pg.url,
+    REDIS_URL: redis.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
+    TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
+    AUTH_SECRET: 'bench-auth-secret-0123456789abcdef0123456789',
+    AUTH_URL: 'http://127.0.0.1:3000',
+    CORS_ORIGIN: 'http://127.0.0.1:3000',
+    API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
+    WEBHOOK_SIGNING_SECRET: 'bench-webhook-secret-0123456789',
+    CHROMIUM_PATH: stack.STACK_CHROMIUM_PATH,
+    // The fixture page is on loopback.
+    ALLOW_PRIVATE_ADDRESSES: 'true',
+    LOG_LEVEL: 'warn',
+  };
+
+  const workerConfig = loadConfig('worker', { env });
+  const stages = { fetch: [] as number[], convert: [] as number[] };
+  let convertMode = `in a separate worker process (worker.ts main(): a pool of ${defaultConvertThreads(workerConfig.WORKER_CONCURRENCY)} thread(s))`;
+  if (args.worker === 'process') cleanups.push(await startWorkerProcess(env, join(root, 'worker.log')));
+  else convertMode = await startWorkerInProcess(workerConfig, stages);
+
+  // The API, as api/main.ts builds it.
+  const apiConfig = loadConfig('api', { env });
+  const apiPrisma = createPrisma(apiConfig.DATABASE_URL);
+  const apiRedis = connectRedis(apiConfig.REDIS_URL);
+  const clientConnection = Connection.lazy({ address: apiConfig.TEMPORAL_ADDRESS });
+  const client = new Client({ connection: clientConnection, namespace: apiConfig.TEMPORAL_NAMESPACE });
+  const server = createApp({ config: apiConfig, prisma: apiPrisma, redis: apiRedis, temporal: client, log: createLogger({ name: 'bench-api', level: 'warn' }) }).app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await Promise.allSettled([apiPrisma.$disconnect(), apiRedis.quit(), clientConnection.close()]);
+  });
+  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { key } = await createKey(apiPrisma, 'bench', apiConfig.API_KEY_PEPPER);
+
+  // One keep-alive client for both sides, so client overhead is the same in each.
+  const agent = new Agent({ connections: CONCURRENCY + 2 });
+  cleanups.push(() => agent.close());
+  const turndown = new TurndownService();
+  /** scrape id → [sent, answered], epoch ms, for the histories' breakdown. */
+  const sent = new Map<string, [number, number]>();
+  const scrape = async (): Promise<number> => {
+    const start = performance.now();
+    const startEpoch = Date.now();
+    const res = await request(`${apiUrl}/v1/scrape`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: pageUrl, formats: ['markdown'] }),
+    });
+    const body = (await res.body.json()) as { success?: boolean; scrape_id?: string; data?: { markdown?: string }; error?: string };
+    const took = performance.now() - start;
+    if (res.statusCode !== 200 || !body.success || !body.data?.markdown) throw new Error(`scrape answered ${res.statusCode}: ${body.error ?? JSON.stringify(body).slice(0, 200)}`);
+    if (body.scrape_id) sent.set(body.scrape_id, [startEpoch, Date.now()]);
+    return took;
+  };
+  const baseline = async (): Promise<number> => {
+    const start = performance.now();
+    const res = await request(pageUrl, { dispatcher: agent });
+    const markdown = turndown.turndown(await res.body.text());
+    if (res.statusCode !== 200 || !markdown) throw new Error(`baseline fetch answered ${res.statusCode}`);
+    return performance.now() - start;
+  };
+
+  console.log(`warming up (${WARMUP} requests each) ...`);
+  for (let i = 0; i < WARMUP; i++) {
+    await scrape();
+    await baseline();
+  }
+  sent.clear();
+  stages.fetch.length = stages.convert.length = 0;
+
+  // Sequential, alternating service and baseline, so a change in machine load hits both alike.
+  const seq = { service: [] as number[], baseline: [] as number[] };
+  for (let i = 0; i < REQUESTS && Date.now() < deadline; i++) {
+    seq.service.push(await scrape());
+    seq.baseline.push(await baseline());
+  }
+  const seqIds = [...sent.entries()];
+  const seqStages = { fetch: [...stages.fetch], convert: [...stages.convert] };
+
+  // Concurrent: CONCURRENCY requests in flight, REQUESTS in all, each side on its own.
+  const concurrent = async (call: () => Promise<number>) => {
+    const out: number[] = [];
+    let next = 0;
+    const [, wall] = await timed(() =>
+      Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < REQUESTS && Date.now() < deadline) {
+            next++;
+            out.push(await call());
+          }
+        }),
+      ),
+    );
+    return { latencies: out, perSec: out.length / (wall / 1000) };
+  };
+  const conc = { service: await concurrent(scrape), baseline: await concurrent(baseline) };
+
+  // Converter throughput on the same page, after the runs above have warmed both up.
+  const throughput = async (fn: () => unknown) => {
+    let runs = 0;
+    const start = performance.now();
+    while (performance.now() - start < 2000 || runs < 50) {
+      await fn();
+      runs++;
+    }
+    const perPage = (performance.now() - start) / runs;
+    return { perPage, mbPerSec: page.byteLength / 1e6 / (perPage / 1000) };
+  };
+  const ours = await throughput(() => processPage({ body: page, contentType: 'text/html; charset=utf-8', url: pageUrl, formats: new Set(['markdown']) }));
+  const plain = await throughput(() => turndown.turndown(html));
+
+  const phases = await historyPhases(client, seqIds.slice(-50));
+
+  // -------------------------------------------------------------------------------------------
+  const p50s = pct(seq.service, 50);
+  const p50b = pct(seq.baseline, 50);
+  const partial = Date.now() >= deadline ? ` (stopped early at the ${args.budget} s budget)` : '';
+  console.log(`\npage ${(page.byteLength / 1024).toFixed(1)} KiB; conversion ${convertMode}; WORKER_CONCURRENCY ${workerConfig.WORKER_CONCURRENCY}${partial}`);
+  console.log(`\n${''.padEnd(34)}${'n'.padStart(6)} ${'p50'.padStart(10)} ${'p95'.padStart(10)} ${'req/s'.padStart(8)}`);
+  const line = (label: string, xs: number[], perSec?: number) =>
+    console.log(`${label.padEnd(34)}${String(xs.length).padStart(6)} ${ms(pct(xs, 50))} ${ms(pct(xs, 95))} ${perSec === undefined ? '' : perSec.toFixed(1).padStart(8)}`);
+  line('service POST /v1/scrape, sequential', seq.service);
+  line('baseline undici + turndown, seq.', seq.baseline);
+  line(`service, concurrency ${CONCURRENCY}`, conc.service.latencies, conc.service.perSec);
+  line(`baseline, concurrency ${CONCURRENCY}`, conc.baseline.latencies, conc.baseline.perSec);
+  console.log(`\nsequential p50: service/baseline x${(p50s / p50b).toFixed(1)}, service adds ${(p50s - p50b).toFixed(1)} ms (target <= ${TARGET_MS} ms: ${p50s - p50b <= TARGET_MS ? 'met' : 'NOT met'})`);
+  console.log(`p95: service adds ${(pct(seq.service, 95) - pct(seq.baseline, 95)).toFixed(1)} ms`);
+  console.log(`\nmarkdown conversion of the page: processPage ${ours.mbPerSec.toFixed(2)} MB/s (${ours.perPage.toFixed(2)} ms/page), turndown ${plain.mbPerSec.toFixed(2)} MB/s (${plain.perPage.toFixed(2)} ms/page), ours/turndown x${(ours.mbPerSec / plain.mbPerSec).toFixed(2)}`);
+
+  console.log(`\nwhere a sequential request's time goes (median of the last ${phases.n} requests, from their Temporal histories):`);
+  for (const [label, values] of phases.rows) console.log(`  ${label.padEnd(58)} ${ms(pct(values, 50))}`);
+  if (seqStages.fetch.length) {
+    console.log(`  ${'  activity part: the fetch engine (worker-side timer)'.padEnd(58)} ${ms(pct(seqStages.fetch, 50))}`);
+    console.log(`  ${'  activity part: conversion (worker-side timer)'.padEnd(58)} ${ms(pct(seqStages.convert, 50))}`);
+  }
+}
+
+/** The worker in this process, wired as worker.ts main() wires it, plus timers around fetch and conversion. */
+async function startWorkerInProcess(workerConfig: RequiredFor<'worker'>, stages: { fetch: number[]; convert: number[] }): Promise<string> {
+  const workerPrisma = createPrisma(workerConfig.DATABASE_URL);
+  const browser = await startLocalBrowser(workerConfig);
+  const pool = args.convert === 'pool' ? createConvertPool({ threads: defaultConvertThreads(workerConfig.WORKER_CONCURRENCY) }) : undefined;
+  const baseConvert: ConvertPage = pool ? pool.convert : convertInline;
+  const engines = createEngineSet(workerConfig, browser.pool);
+  const fetchEngine = engines.fetch;
+  const nativeConnection = await NativeConnection.connect({ address: workerConfig.TEMPORAL_ADDRESS });
+  const worker = await createWorker({
+    config: workerConfig,
+    connection: nativeConnection,
+    deps: {
+      config: workerConfig,
+      prisma: workerPrisma,
+      log: createLogger({ name: 'bench-worker', level: 'warn' }),
+      engines: { ...engines, fetch: { ...fetchEngine, fetch: async (r) => stage(stages.fetch, () => fetchEngine.fetch(r)) } },
+      convert: async (input) => stage(stages.convert, () => baseConvert(input)),
+    },
+  });
+  const running = worker.run();
+  cleanups.push(async () => {
+    worker.shutdown();
+    await running;
+    await pool?.close();
+    await nativeConnection.close();
+    await browser.close();
+    await workerPrisma.$disconnect();
+  });
+
+  return pool ? `in-process worker, on a pool of ${pool.size} thread(s)` : 'in-process worker, inline';
+}
+
+/** worker.ts as its own process, as deployed; ready once it logs that it polls. */
+async function startWorkerProcess(env: Record<string, string>, logFile: string): Promise<() => Promise<void>> {
+  const child = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { ...env, LOG_LEVEL: 'info' }, logFile });
+  await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 120_000, intervalMs: 250, child });
+  return () => child.stop();
+}
+
+/** Runs `fn`, appending its duration (ms) to `into`. */
+async function stage<T>(into: number[], fn: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await fn();
+  } finally {
+    into.push(performance.now() - start);
+  }
+}
+
+/**
+ * Per-phase durations of scrape workflows from their histories (server timestamps; the server
+ * runs on this machine, so they compare with the client's `Date.now()` at send time).
+ */
+async function historyPhases(client: Client, sample: Array<[string, [number, number]]>) {
+  type Ts = { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined;
+  const toMs = (t: Ts) => (t ? (typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6 : NaN);
+  const rows = new Map<string, number[]>();
+  const add = (label: string, v: number) => rows.set(label, [...(rows.get(label) ?? []), v]);
+  for (const [scrapeId, [sentAt, answeredAt]] of sample) {
+    const history = await client.workflow.getHandle(workflowIds.scrape(scrapeId)).fetchHistory();
+    const at = (key: string, nth = 0) => toMs((history.events ?? []).filter((e) => (e as Record<string, unknown>)[key])[nth]?.eventTime as Ts);
+    const started = at('workflowExecutionStartedEventAttributes');
+    const completed = at('workflowExecutionCompletedEventAttributes');
+    add('API: request received → workflow started (auth, start RPC)', started - sentAt);
+    add('workflow task 1: scheduled → picked up by the worker', at('workflowTaskStartedEventAttributes') - at('workflowTaskScheduledEventAttributes'));
+    add('workflow task 1: picked up → completed', at('workflowTaskCompletedEventAttributes') - at('workflowTaskStartedEventAttributes'));
+    add('activity: scheduled → picked up', at('activityTaskStartedEventAttributes') - at('activityTaskScheduledEventAttributes'));
+    add('activity: picked up → completed (fetch, convert, store)', at('activityTaskCompletedEventAttributes') - at('activityTaskStartedEventAttributes'));
+    add('workflow task 2: scheduled → picked up', at('workflowTaskStartedEventAttributes', 1) - at('workflowTaskScheduledEventAttributes', 1));
+    add('workflow task 2: picked up → workflow completed', completed - at('workflowTaskStartedEventAttributes', 1));
+    add('API: workflow completed → answered (result, document read)', answeredAt - completed);
+    add('total inside Temporal (started → completed)', completed - started);
+  }
+  return { n: sample.length, rows: [...rows.entries()] };
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await teardown();
+}
+// Nothing should be left running; exit now rather than wait on a stray handle.
+process.exit(process.exitCode ?? 0);
