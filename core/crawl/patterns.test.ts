@@ -123,8 +123,15 @@ describe('compilePatterns: regexes', () => {
     expect(matched('^/docs$', ['/docs', '/docs/', '/docs/x'])).toEqual(['/docs', '/docs/']);
   });
 
-  it('supports RE2 inline flags', () => {
+  it('supports RE2 inline flags, scoped to their own pattern', () => {
     expect(matches(['(?i)^/BLOG/.*'], '/blog/x')).toBe(true);
+    expect(matches(['(?i)^/a$', '^/b$'], '/B')).toBe(false);
+    expect(matches(['^/x', '(?i)^/blog'], '/BLOG')).toBe(true);
+  });
+
+  it('mixes path and full-URL patterns in one list', () => {
+    const matcher = compilePatterns(['/docs/*', '[?&]utm_source='], { fullUrl: true });
+    expect(['/docs/a', '/x?utm_source=y', '/x'].map((p) => matcher(new URL(p, base)))).toEqual([true, true, false]);
   });
 
   it('runs nested quantifiers in linear time', () => {

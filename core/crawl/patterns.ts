@@ -99,22 +99,30 @@ export interface PatternOptions {
 export type UrlMatcher = (url: URL) => boolean;
 
 interface Compiled {
-  re: RE2JS;
+  source: string;
   target: 'path' | 'url';
 }
 
 /** Compile once per crawl; throws PatternError for the first invalid pattern. */
 export function compilePatterns(patterns: readonly string[], options: PatternOptions): UrlMatcher {
   const compiled = patterns.map((raw, index) => compileOne(raw, index, options));
-  if (compiled.length === 0) return () => false;
+  const path = combine(compiled.filter((c) => c.target === 'path'));
+  const full = combine(compiled.filter((c) => c.target === 'url'));
+  if (!path && !full) return () => false;
   return (url) => {
     const paths = pathForms(url);
-    const spellings = { path: withDecoded(paths), url: [] as string[] };
-    if (compiled.some((c) => c.target === 'url')) {
-      spellings.url = withDecoded(paths.map((p) => `${url.protocol}//${url.host}${p}${url.search}`));
-    }
-    return compiled.some((c) => spellings[c.target].some((s) => c.re.test(s)));
+    if (path && withDecoded(paths).some((s) => path.test(s))) return true;
+    return !!full && withDecoded(paths.map((p) => `${url.protocol}//${url.host}${p}${url.search}`)).some((s) => full.test(s));
   };
+}
+
+/**
+ * One alternation per target, so a URL is scanned once however many patterns there are (RE2
+ * runs an alternation in a single pass); group-scoped flags such as `(?i)` stay in their group.
+ */
+function combine(list: Compiled[]): RE2JS | undefined {
+  if (list.length === 0) return undefined;
+  return RE2JS.compile(list.map((c) => `(?:${c.source})`).join('|'));
 }
 
 function compileOne(raw: string, index: number, options: PatternOptions): Compiled {
@@ -128,7 +136,8 @@ function compileOne(raw: string, index: number, options: PatternOptions): Compil
   const target = options.fullUrl && !pathGlob ? 'url' : 'path';
   const source = regex ? pattern : target === 'url' ? urlGlobSource(pattern) : pathGlobSource(pattern);
   try {
-    return { re: RE2JS.compile(source), target };
+    RE2JS.compile(source); // compiled alone first, so an error names this pattern
+    return { source, target };
   } catch (err) {
     if (err instanceof RE2JSException) throw fail('invalid_regex', err.message.replace(/^error parsing regexp: /, ''));
     throw err;
