@@ -20,8 +20,9 @@
  *   "exactly one level", use a regex: `^/blog/[^/]+$`.
  * - **Regexes** are searched, not anchored (`RegExp.prototype.test`), as hosted-API clients
  *   expect: `blog` as a regex would match `/myblog`. Add `^` and `$` to anchor. They run on RE2
- *   (linear time, no catastrophic backtracking), so lookaround and backreferences are rejected;
- *   RE2's `(?i)` switches on case-insensitive matching. Matching is case-sensitive otherwise.
+ *   (linear time), so nested quantifiers such as `(a+)+` are harmless and accepted, while
+ *   lookaround and backreferences, which need backtracking, are rejected. RE2's `(?i)` switches
+ *   on case-insensitive matching; matching is case-sensitive otherwise.
  * - **What is matched.** The URL path without the query (`/blog/post`); with regexOnFullURL,
  *   the full URL without the fragment (`https://example.com/blog/post?page=2`). A full-URL glob
  *   is anchored at the start of the URL and assumes `*://` when it names no scheme
@@ -29,7 +30,8 @@
  *   A glob starting with `/` still matches the path, since it cannot be a URL.
  * - **Spellings.** A path is tried with and without its trailing slash, percent-encoded as sent
  *   and decoded (`/caf%C3%A9` and `/café`), and a pattern matches if any spelling does: the crawl
- *   stores `/blog` and `/blog/` as one page, so the verdict must not depend on which was seen.
+ *   stores `/blog` and `/blog/` as one page, so the verdict must not depend on which was seen
+ *   (hence `/blog/*` and `^/blog/.*` also match `/blog` itself).
  * - **Invalid patterns** are refused with 400 naming the field (`includePaths[2]`): an empty
  *   (or whitespace-only) pattern, one longer than 500 characters, or a regex RE2 cannot compile.
  *   Leading and trailing whitespace is ignored.
