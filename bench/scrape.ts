@@ -15,7 +15,7 @@
  * worker's fetch and conversion.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,7 @@ import { processPage } from '../core/html/index.js';
 import { createLogger } from '../core/log.js';
 import { createPrisma } from '../prisma/client.js';
 import { installSignalCleanup, spawnChild } from '../scripts/infra/child.js';
+import { readPidFile } from '../scripts/infra/pid-files.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
 import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
@@ -55,6 +56,8 @@ const { values: args } = parseArgs({
     convert: { type: 'string', default: 'pool' },
     /** `inprocess`: the worker runs in this process; `process`: `node --import tsx worker.ts`, as deployed. */
     worker: { type: 'string', default: 'inprocess' },
+    /** Extra Temporal dynamic config, KEY=VALUE, repeatable (e.g. system.enableActivityEagerExecution=true). */
+    'temporal-config': { type: 'string', multiple: true, default: [] },
     /** Whole-run budget in seconds: the measured phases stop early (and say so) past it. */
     budget: { type: 'string', default: '300' },
   },
@@ -101,10 +104,12 @@ async function main(): Promise<void> {
   const [pgPort, redisPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const timeoutMs = stack.STACK_READY_TIMEOUT_MS;
   console.log('starting PostgreSQL, Redis and the Temporal dev server ...');
+  const pidDir = join(root, 'run');
+  const extraArgs = args['temporal-config'].flatMap((kv) => ['--dynamic-config-value', kv]);
   const [pg, redis, temporal] = await Promise.all([
-    startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_bench', ephemeral: true, timeoutMs }),
-    startRedis({ port: redisPort, serverPath: toolPath(stack.STACK_REDIS_SERVER), logFile: join(root, 'redis.log'), timeoutMs }),
-    startTemporal({ cliPath: toolPath(stack.STACK_TEMPORAL_CLI), port: temporalPort, logFile: join(root, 'temporal.log'), timeoutMs }),
+    startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_bench', ephemeral: true, pidDir, timeoutMs }),
+    startRedis({ port: redisPort, serverPath: toolPath(stack.STACK_REDIS_SERVER), logFile: join(root, 'redis.log'), pidDir, timeoutMs }),
+    startTemporal({ cliPath: toolPath(stack.STACK_TEMPORAL_CLI), port: temporalPort, logFile: join(root, 'temporal.log'), extraArgs, pidDir, timeoutMs }),
   ]);
   cleanups.push(() => pg.stop(), () => redis.stop(), () => temporal.stop());
   await applyMigrations(pg.url);
@@ -135,8 +140,9 @@ async function main(): Promise<void> {
   const workerConfig = loadConfig('worker', { env });
   const stages = { fetch: [] as number[], convert: [] as number[] };
   let convertMode = `in a separate worker process (worker.ts main(): a pool of ${defaultConvertThreads(workerConfig.WORKER_CONCURRENCY)} thread(s))`;
-  if (args.worker === 'process') cleanups.push(await startWorkerProcess(env, join(root, 'worker.log')));
+  if (args.worker === 'process') cleanups.push(await startWorkerProcess(env, join(root, 'worker.log'), pidDir));
   else convertMode = await startWorkerInProcess(workerConfig, stages);
+  const cpu = cpuMeter(pidDir);
 
   // The API, as api/main.ts builds it.
   const apiConfig = loadConfig('api', { env });
@@ -216,7 +222,13 @@ async function main(): Promise<void> {
     );
     return { latencies: out, perSec: out.length / (wall / 1000) };
   };
-  const conc = { service: await concurrent(scrape), baseline: await concurrent(baseline) };
+  const cpuBefore = cpu();
+  const concService = await concurrent(scrape);
+  const cpuPerRequest = cpu().map(([name, used], i) => [name, (used - cpuBefore[i][1]) / concService.latencies.length] as const);
+  const cpuBaselineBefore = process.cpuUsage();
+  const concBaseline = await concurrent(baseline);
+  const baselineCpu = process.cpuUsage(cpuBaselineBefore);
+  const conc = { service: concService, baseline: concBaseline };
 
   // Converter throughput on the same page, after the runs above have warmed both up.
   const throughput = async (fn: () => unknown) => {
@@ -250,6 +262,8 @@ async function main(): Promise<void> {
   console.log(`p95: service adds ${(pct(seq.service, 95) - pct(seq.baseline, 95)).toFixed(1)} ms`);
   console.log(`\nmarkdown conversion of the page: processPage ${ours.mbPerSec.toFixed(2)} MB/s (${ours.perPage.toFixed(2)} ms/page), turndown ${plain.mbPerSec.toFixed(2)} MB/s (${plain.perPage.toFixed(2)} ms/page), ours/turndown x${(ours.mbPerSec / plain.mbPerSec).toFixed(2)}`);
 
+  const totalCpu = cpuPerRequest.reduce((a, [, v]) => a + v, 0);
+  console.log(`\nCPU per request in the concurrency-${CONCURRENCY} run (all cores): service ${totalCpu.toFixed(1)} ms = ${cpuPerRequest.map(([n, v]) => `${n} ${v.toFixed(1)}`).join(' + ')}; baseline ${((baselineCpu.user + baselineCpu.system) / 1000 / concBaseline.latencies.length).toFixed(1)} ms`);
   console.log(`\nwhere a sequential request's time goes (median of the last ${phases.n} requests, from their Temporal histories):`);
   for (const [label, values] of phases.rows) console.log(`  ${label.padEnd(58)} ${ms(pct(values, 50))}`);
   if (seqStages.fetch.length) {
@@ -292,10 +306,42 @@ async function startWorkerInProcess(workerConfig: RequiredFor<'worker'>, stages:
 }
 
 /** worker.ts as its own process, as deployed; ready once it logs that it polls. */
-async function startWorkerProcess(env: Record<string, string>, logFile: string): Promise<() => Promise<void>> {
-  const child = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { ...env, LOG_LEVEL: 'info' }, logFile });
+async function startWorkerProcess(env: Record<string, string>, logFile: string, pidDir: string): Promise<() => Promise<void>> {
+  const child = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
   await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 120_000, intervalMs: 250, child });
   return () => child.stop();
+}
+
+/**
+ * CPU time (ms, user + system, all threads) used so far by this process and by each service the
+ * bench started, from /proc; PostgreSQL counts its server processes (one per connection) too.
+ * Unlike latency on a shared machine, this does not depend on what else is running.
+ */
+function cpuMeter(pidDir: string): () => Array<[string, number]> {
+  const TICK_MS = 10; // CLK_TCK is 100 on Linux.
+  const stat = (pid: number) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime, stime; cutime, cstime (children that exited and were waited for).
+      return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) * TICK_MS, waited: (Number(fields[13]) + Number(fields[14])) * TICK_MS };
+    } catch {
+      return undefined;
+    }
+  };
+  const tree = (root: number) => {
+    const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    const children = all.map((pid) => [pid, stat(pid)] as const).filter(([, s]) => s?.ppid === root);
+    const own = stat(root);
+    return (own ? own.cpu + own.waited : 0) + children.reduce((a, [, s]) => a + (s?.cpu ?? 0), 0);
+  };
+  const names = ['temporal', 'postgres', 'redis', 'worker'].filter((n) => readPidFile(pidDir, n));
+  return () => {
+    const self = process.cpuUsage();
+    return [
+      [args.worker === 'process' ? 'api+client' : 'api+worker+client', (self.user + self.system) / 1000],
+      ...names.map((n) => [n, tree(readPidFile(pidDir, n)?.pid ?? -1)] as [string, number]),
+    ];
+  };
 }
 
 /** Runs `fn`, appending its duration (ms) to `into`. */
