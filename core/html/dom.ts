@@ -5,13 +5,61 @@
  */
 import { createDocument } from '@mixmark-io/domino';
 
+/**
+ * Deepest element nesting kept, like Chrome's parser limit (512). domino's serializer and
+ * textContent, and turndown, recurse per level and overflow the stack around 1,500 levels, which
+ * malformed pages (thousands of unclosed divs) reach.
+ */
+export const MAX_DEPTH = 512;
+
 export function parseHtml(html: string): Document {
   // `force` so an empty body still yields a document with <html>, <head> and <body>.
-  return createDocument(html, true);
+  const doc = createDocument(html, true);
+  limitDepth(doc.documentElement, MAX_DEPTH);
+  return doc;
 }
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
+
+/**
+ * Flattens everything below `maxDepth`: the element at that depth keeps its descendants' text and
+ * void elements, in order, as direct children. Iterative throughout, since the tree is too deep for
+ * recursion by assumption.
+ */
+export function limitDepth(root: Element, maxDepth: number): void {
+  const stack: Array<[Element, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [el, depth] = stack.pop()!;
+    for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
+      if (depth + 1 < maxDepth) stack.push([child, depth + 1]);
+      else flatten(child);
+    }
+  }
+}
+
+function flatten(el: Element): void {
+  if (!el.firstElementChild) return;
+  const leaves: Node[] = [];
+  const inner: Element[] = [];
+  const pending: Node[] = [];
+  for (let c = el.lastChild; c; c = c.previousSibling) pending.push(c);
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.nodeType === ELEMENT_NODE && node.firstChild) {
+      inner.push(node as Element);
+      // A space where an element began, so words of adjacent blocks do not run together.
+      leaves.push(el.ownerDocument.createTextNode(' '));
+      for (let c = node.lastChild; c; c = c.previousSibling) pending.push(c);
+    } else {
+      leaves.push(node);
+    }
+  }
+  // Move the leaves up first, then drop the emptied elements deepest first: every DOM operation
+  // then touches a single node, never a deep subtree (domino's re-rooting recurses).
+  for (const leaf of leaves) el.appendChild(leaf);
+  for (let i = inner.length - 1; i >= 0; i--) inner[i].parentNode?.removeChild(inner[i]);
+}
 
 /** Non-whitespace characters in `text`; a loop, because this runs on every text node of a page. */
 function countVisible(text: string): number {

@@ -37,4 +37,17 @@ describe('processPage formats', () => {
       metadata: { contentType: 'text/html' },
     });
   });
+
+  it('survives pathologically deep nesting by flattening below 512 levels', async () => {
+    const depth = 2000;
+    const body = `${'<div><p>a</p>'.repeat(depth)}<b>end</b>${'</div>'.repeat(depth)}`;
+    const result = await processPage({ body, url, formats: new Set(['markdown']) });
+    // Levels above the limit keep their paragraphs; below it, the text survives in order, spaced,
+    // without its markup.
+    const paragraphs = result.markdown!.split('\n\n');
+    const flattened = paragraphs.at(-1)!.split(/ +/);
+    expect(paragraphs.slice(0, -1).every((p) => p === 'a')).toBe(true);
+    expect(flattened.at(-1)).toBe('end');
+    expect(paragraphs.length - 1 + flattened.length - 1).toBe(depth);
+  });
 });

@@ -49,6 +49,19 @@ function inline(content: string): string {
   return content.replace(/^#{1,6}\s+/gm, '').replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** Position of each `<li>` among its list's items, computed once per list (a lookup per item is quadratic). */
+const itemIndexes = new WeakMap<Element, Map<Element, number>>();
+
+function itemIndex(list: Element, item: Element): number {
+  let indexes = itemIndexes.get(list);
+  if (!indexes) {
+    indexes = new Map();
+    for (const child of Array.from(list.children)) if (child.nodeName === 'LI') indexes.set(child, indexes.size);
+    itemIndexes.set(list, indexes);
+  }
+  return indexes.get(item) ?? 0;
+}
+
 function createService(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -80,8 +93,7 @@ function createService(): TurndownService {
       let marker = '- ';
       if (parent?.nodeName === 'OL') {
         const start = Number(parent.getAttribute('start') ?? 1);
-        const index = Array.from(parent.children).filter((c) => c.nodeName === 'LI').indexOf(node);
-        marker = `${(Number.isFinite(start) ? start : 1) + index}. `;
+        marker = `${(Number.isFinite(start) ? start : 1) + itemIndex(parent, node)}. `;
       }
       const body = content.replace(/^\n+/, '').replace(/\n+$/, '').replace(/\n/g, `\n${' '.repeat(marker.length)}`);
       return marker + body + (node.nextSibling ? '\n' : '');
