@@ -368,14 +368,14 @@ async function historyPhases(client: Client, sample: Array<[string, [number, num
     const at = (key: string, nth = 0) => toMs((history.events ?? []).filter((e) => (e as Record<string, unknown>)[key])[nth]?.eventTime as Ts);
     const started = at('workflowExecutionStartedEventAttributes');
     const completed = at('workflowExecutionCompletedEventAttributes');
-    add('API: request received → workflow started (auth, start RPC)', started - sentAt);
+    add('request sent → workflow started (HTTP, auth, start RPC)', started - sentAt);
     add('workflow task 1: scheduled → picked up by the worker', at('workflowTaskStartedEventAttributes') - at('workflowTaskScheduledEventAttributes'));
     add('workflow task 1: picked up → completed', at('workflowTaskCompletedEventAttributes') - at('workflowTaskStartedEventAttributes'));
     add('activity: scheduled → picked up', at('activityTaskStartedEventAttributes') - at('activityTaskScheduledEventAttributes'));
     add('activity: picked up → completed (fetch, convert, store)', at('activityTaskCompletedEventAttributes') - at('activityTaskStartedEventAttributes'));
     add('workflow task 2: scheduled → picked up', at('workflowTaskStartedEventAttributes', 1) - at('workflowTaskScheduledEventAttributes', 1));
     add('workflow task 2: picked up → workflow completed', completed - at('workflowTaskStartedEventAttributes', 1));
-    add('API: workflow completed → answered (result, document read)', answeredAt - completed);
+    add('workflow completed → answer received (result, document read)', answeredAt - completed);
     add('total inside Temporal (started → completed)', completed - started);
   }
   return { n: sample.length, rows: [...rows.entries()] };
