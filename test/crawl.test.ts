@@ -155,6 +155,9 @@ describe('POST /v1/crawl', () => {
     expect(status.status).toBe('completed');
     const dead = await crawlToEnd(stack, { url: `http://127.0.0.1:${await freePort()}/` });
     expect(dead.status.status).toBe('failed');
-    expect(dead.status.error).toMatch(/^The seed page could not be crawled: /);
+    expect(dead.status.error).toMatch(/^The site 127\.0\.0\.1:\d+ could not be reached to read robots\.txt \(.+\)\. Retry later, or set ignoreRobotsTxt: true\.$/);
+    const deadNoRobots = await crawlToEnd(stack, { url: `http://127.0.0.1:${await freePort()}/`, ignoreRobotsTxt: true });
+    expect(deadNoRobots.status.status).toBe('failed');
+    expect(deadNoRobots.status.error).toMatch(/^The seed page could not be crawled: Every way of fetching /);
   });
 });

@@ -31,12 +31,12 @@ const VISIBILITY_EVERY = 25;
 const db = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   // PostgreSQL may be down for a while: keep trying, so the crawl resumes when it is back.
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 0 },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' }, // no maximumAttempts: unlimited
 });
 const pages = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 0 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
 export interface CrawlWebhookContext {

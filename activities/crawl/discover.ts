@@ -4,7 +4,7 @@
  * transaction and mark discovery done. Idempotent: a retry after success changes nothing.
  */
 import type { CrawlOptions, DiscoveryResult } from '../../core/crawl-contracts.js';
-import { MAX_CRAWL_DELAY_MS, parseRobots } from '../../core/crawl/robots.js';
+import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../core/crawl/robots.js';
 import { parseSitemap } from '../../core/crawl/sitemap.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
 import { resolveAndCheck } from '../egress/resolve.js';
@@ -55,11 +55,18 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
       }
 
       let robotsTxt: string | null = null;
+      let robots: RobotsRules | undefined;
       if (!options.ignoreRobotsTxt) {
-        const res = await fetchText(new URL('/robots.txt', seed).href, net).catch(() => undefined);
-        robotsTxt = res?.text ?? null;
+        const robotsUrl = new URL('/robots.txt', seed).href;
+        const res = await fetchText(robotsUrl, net).catch((err: Error) => ({ status: undefined, text: undefined, error: err.message }));
+        robots = robotsFromFetch(res.status, res.text ?? '', config.SERVICE_USER_AGENT, robotsUrl);
+        if (robots.source === 'file') robotsTxt = res.text ?? '';
+        if (robots.source === 'unreachable') {
+          const why = 'error' in res ? res.error : `HTTP ${res.status}`;
+          await failCrawl(prisma, crawlId, `The site ${seed.host} could not be reached to read robots.txt (${why}). Retry later, or set ignoreRobotsTxt: true.`);
+          return { finished: true };
+        }
       }
-      const robots = robotsTxt === null ? undefined : parseRobots(robotsTxt, config.SERVICE_USER_AGENT);
       if (robots && !robots.isAllowed(seed)) {
         await failCrawl(prisma, crawlId, `robots.txt of ${seed.host} disallows the seed URL for ${config.SERVICE_USER_AGENT}. Set ignoreRobotsTxt: true to crawl it anyway.`);
         return { finished: true };
@@ -71,7 +78,7 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
       const candidates: Candidate[] = [rules.seed(seed)];
       const skips: string[] = [];
       for (const url of fromSitemaps) {
-        const verdict = rules.check(url, 1);
+        const verdict = rules.check(url, 'sitemap');
         if (verdict.admit) candidates.push(verdict.candidate);
         else if (verdict.reason) skips.push(verdict.reason);
       }

@@ -33,7 +33,10 @@ export function addSkips(skipped: Record<string, number>, reasons: Iterable<stri
  * and the skip reasons to count for the rest (duplicates are not counted).
  */
 export async function admit(tx: Tx, crawlId: string, total: number, limit: number, candidates: Candidate[]): Promise<{ admitted: number; overflow: number }> {
-  const unique = [...new Map(candidates.map((c) => [c.urlKey, c])).values()];
+  // The first spelling found is the one fetched: later variants of the same page are the duplicates.
+  const firsts = new Map<string, Candidate>();
+  for (const c of candidates) if (!firsts.has(c.urlKey)) firsts.set(c.urlKey, c);
+  const unique = [...firsts.values()];
   if (unique.length === 0) return { admitted: 0, overflow: 0 };
   const keys = unique.map((c) => c.urlKey);
   const known = await tx.$queryRaw<{ url_key: string }[]>`SELECT url_key FROM crawl_url WHERE crawl_id = ${crawlId} AND url_key = ANY(${keys})`;

@@ -63,7 +63,7 @@ export function crawlPageActivities(deps: ActivityDeps) {
         const candidates: Candidate[] = [];
         const skips: string[] = [];
         for (const link of page.links ?? []) {
-          const verdict = rules.check(link, row.discoveryDepth + 1);
+          const verdict = rules.check(link, row.discoveryDepth);
           if (verdict.admit) candidates.push(verdict.candidate);
           else if (verdict.reason) skips.push(verdict.reason);
         }

@@ -54,7 +54,9 @@ export function toDetails(errors: ErrorObject[] | null | undefined, prefix = '')
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const d = { field: fieldOf(e, prefix), message: messageOf(e) };
     const key = `${d.field}\u0000${d.message}`;
-    if (!seen.has(key)) details.push(d), seen.add(key);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push(d);
   }
   return details;
 }
