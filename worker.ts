@@ -12,6 +12,7 @@ import { startLocalBrowser } from './activities/engines/local-runtime.js';
 import { createActivities, type ActivityDeps } from './activities/index.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
 import { createLogger } from './core/log.js';
+import { pagesQueue } from './core/contracts.js';
 import { temporalConnectionOptions } from './core/temporal-options.js';
 import { createPrisma } from './prisma/client.js';
 
@@ -29,24 +30,66 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
   });
 }
 
+/** Slots for the light activities (claims, discovery, bookkeeping, webhook deliveries): I/O-bound, short. */
+export const LIGHT_ACTIVITY_SLOTS = 32;
+
+/**
+ * The worker's two pollers: the main task queue (workflows, scrapes as local activities, light
+ * activities) and `<queue>-pages` (crawl pages only). Pages get their own queue so that
+ * WORKER_CONCURRENCY bounds exactly the pages in flight, and a crawl's page activities can never
+ * take the slots its own claims and webhooks need.
+ */
+export interface WorkerGroup {
+  run(): Promise<void>;
+  shutdown(): void;
+  runUntil<R>(promise: Promise<R>): Promise<R>;
+}
+
 export async function createWorker(options: {
   config: RequiredFor<'worker'>;
   connection: NativeConnection;
   deps: ActivityDeps;
   workflowBundle?: WorkflowBundle;
   taskQueue?: string;
-}): Promise<Worker> {
-  const { config } = options;
-  return Worker.create({
-    connection: options.connection,
+}): Promise<WorkerGroup> {
+  const { config, connection } = options;
+  const taskQueue = options.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
+  const { crawlPage, ...light } = createActivities(options.deps);
+  // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
+  const shutdownGraceTime = '20s';
+  const main = await Worker.create({
+    connection,
     namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: options.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
+    taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities(options.deps),
-    maxConcurrentActivityTaskExecutions: config.WORKER_CONCURRENCY,
-    // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
-    shutdownGraceTime: '20s',
+    activities: light,
+    maxConcurrentActivityTaskExecutions: LIGHT_ACTIVITY_SLOTS,
+    // Scrapes run as local activities (workflows/scrape.ts): WORKER_CONCURRENCY bounds them too.
+    maxConcurrentLocalActivityExecutions: config.WORKER_CONCURRENCY,
+    shutdownGraceTime,
   });
+  const pages = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: pagesQueue(taskQueue),
+    activities: { crawlPage },
+    maxConcurrentActivityTaskExecutions: config.WORKER_CONCURRENCY,
+    shutdownGraceTime,
+  });
+  const shutdown = () => {
+    for (const w of [main, pages]) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  const both = async <R>(start: (w: Worker) => Promise<R>): Promise<R> => {
+    // If one poller dies, stop the other too rather than run half a worker.
+    const runs = [main, pages].map((w) =>
+      start(w).catch((err: unknown) => {
+        shutdown();
+        throw err;
+      }),
+    );
+    return (await Promise.all(runs))[0]!;
+  };
+  return { run: () => both((w) => w.run()), shutdown, runUntil: (promise) => both((w) => w.runUntil(promise)) };
 }
 
 /** How often the expiry Schedule deletes documents and crawls past CRAWL_TTL_SECONDS. */

@@ -11,6 +11,9 @@ export const workflowIds = {
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
 } as const;
 
+/** The task queue of crawl page activities, beside the main one (see worker.ts). */
+export const pagesQueue = (taskQueue: string) => `${taskQueue}-pages`;
+
 /**
  * ApplicationFailure types. The retry policies list the non-retryable ones; the API maps each to
  * its HTTP answer (api/temporal-errors.ts).

@@ -20,7 +20,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { crawlSearchAttributes, type CrawlStatus, type CrawlSummary, type CrawlWorkflowInput } from '../core/crawl-contracts.js';
-import { workflowIds, type WebhookEvent } from '../core/contracts.js';
+import { pagesQueue, workflowIds, type WebhookEvent } from '../core/contracts.js';
 import { deliverWebhooks } from './webhooks.js';
 
 /** Page activities in flight per crawl; workers take them as their WORKER_CONCURRENCY slots free up. */
@@ -33,11 +33,15 @@ const db = proxyActivities<Activities>({
   // PostgreSQL may be down for a while: keep trying, so the crawl resumes when it is back.
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' }, // no maximumAttempts: unlimited
 });
-const pages = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+/** Page activities go to the pages queue beside this workflow's own (worker.ts). */
+const pageActivities = () =>
+  proxyActivities<Activities>({
+    taskQueue: pagesQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '3 minutes',
+    // Heartbeats every 2 s: a killed worker's pages are retried elsewhere within 10 s.
+    heartbeatTimeout: '10 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  });
 
 export interface CrawlWebhookContext {
   crawlId: string;
@@ -64,6 +68,7 @@ function publish(status: CrawlStatus, pagesDone: number): void {
 
 export async function crawl(input: CrawlWorkflowInput & { hooks?: CrawlWebhookContext }): Promise<CrawlSummary> {
   const { crawlId, hooks } = input;
+  const pages = pageActivities();
   let pagesDone = input.resumed?.pagesDone ?? 0;
   let failed = input.resumed?.failed ?? 0;
   let inFlight = 0;
