@@ -9,6 +9,7 @@ import type { ConvertPage } from './convert.js';
 import type { EngineSet } from './engines/chain.js';
 import { crawlActivities } from './crawl/index.js';
 import { healthActivities } from './health.js';
+import { mapActivities } from './map.js';
 import { scrapeActivities } from './scrape.js';
 import { webhookActivities } from './webhooks.js';
 
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...scrapeActivities(deps),
     ...webhookActivities(deps),
     ...crawlActivities(deps),
+    ...mapActivities(deps),
   };
 }
 

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { compilePatterns, PatternError } from '../core/crawl/patterns.js';
 import { crawlSearchAttributes, type CrawlOptions } from '../core/crawl-contracts.js';
 import { workflowIds } from '../core/contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
@@ -14,21 +13,14 @@ import { pageOptionProblems, type Format } from '../core/schemas/scrape.js';
 import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
 import type { crawl } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
+import { patternProblems } from './patterns.js';
 
 export interface Caller {
   apiKeyId?: string;
 }
 
 function checkPatterns(options: CrawlOptions): void {
-  const details = [];
-  for (const field of ['includePaths', 'excludePaths'] as const) {
-    try {
-      compilePatterns(options[field], { fullUrl: options.regexOnFullURL });
-    } catch (err) {
-      if (!(err instanceof PatternError)) throw err;
-      details.push({ field: `${field}[${err.index}]`, message: err.message });
-    }
-  }
+  const details = patternProblems(options, options.regexOnFullURL);
   const scrape = options.scrapeOptions;
   details.push(...pageOptionProblems({ formats: scrape.formats ?? ['markdown'], waitFor: scrape.waitFor ?? 0 }).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);

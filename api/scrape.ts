@@ -1,8 +1,4 @@
-/**
- * The scrape operation: run the `scrape` workflow on the workers, wait at most the caller's
- * timeout, then read the stored document. If the time runs out the workflow is terminated, so no
- * work continues after the caller has been answered.
- */
+/** The scrape operation: run the `scrape` workflow within the caller's timeout, then read the stored document. */
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type ScrapeInput } from '../core/contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
@@ -11,7 +7,7 @@ import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js'
 import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
 import type { scrape } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
-import { toApiError } from './temporal-errors.js';
+import { runWorkflowWithin } from './run-workflow.js';
 
 export interface ScrapeRequest extends PageOptions {
   url: string;
@@ -25,9 +21,6 @@ export interface ScrapeResponse {
   scrape_id: string;
 }
 
-/** Time the API gives Temporal and the worker beyond the page budget, to hand over the answer. */
-const HANDOFF_MS = 2000;
-
 export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, allowPrivate: boolean): void {
   const problems = pageOptionProblems(req, timeoutMs);
   if (problems.length) throw new ValidationError(`Invalid request body: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
@@ -40,7 +33,7 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, allowP
 }
 
 export async function runScrape(deps: ApiDeps, req: ScrapeRequest): Promise<ScrapeResponse> {
-  const { config, temporal, prisma } = deps;
+  const { config, prisma } = deps;
   const timeoutMs = req.timeout ?? config.SCRAPE_TIMEOUT_MS;
   checkScrapeRequest(req, timeoutMs, config.ALLOW_PRIVATE_ADDRESSES);
   const scrapeId = randomUUID();
@@ -48,27 +41,8 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest): Promise<Scra
   const input: ScrapeInput = { scrapeId, url, options, timeoutMs, deadline: Date.now() + timeoutMs };
   const onTimeout = () => new ScrapeTimeoutError(timeoutMs);
 
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const handle = await temporal.workflow.start<typeof scrape>('scrape', {
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      workflowId: workflowIds.scrape(scrapeId),
-      args: [input],
-      workflowExecutionTimeout: timeoutMs + HANDOFF_MS * 2,
-    });
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        handle.terminate('caller timeout reached').catch(() => undefined);
-        reject(onTimeout());
-      }, timeoutMs + HANDOFF_MS);
-    });
-    const { documentId } = await Promise.race([handle.result(), expired]);
-    const row = await prisma.document.findUnique({ where: { id: documentId } });
-    if (!row) throw new ScrapeFailedError('The scraped document could not be found (it may have expired).');
-    return { success: true, ...(row.warning ? { warning: row.warning } : {}), data: toPublicDocument(row, options.formats), scrape_id: scrapeId };
-  } catch (err) {
-    throw toApiError(err, onTimeout);
-  } finally {
-    clearTimeout(timer);
-  }
+  const { documentId } = await runWorkflowWithin<typeof scrape>(deps, 'scrape', workflowIds.scrape(scrapeId), [input], timeoutMs, onTimeout);
+  const row = await prisma.document.findUnique({ where: { id: documentId } });
+  if (!row) throw new ScrapeFailedError('The scraped document could not be found (it may have expired).');
+  return { success: true, ...(row.warning ? { warning: row.warning } : {}), data: toPublicDocument(row, options.formats), scrape_id: scrapeId };
 }

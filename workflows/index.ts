@@ -2,5 +2,6 @@
 export { crawl } from './crawl.js';
 export { expireData } from './expire.js';
 export { healthCheck } from './health-check.js';
+export { map } from './map.js';
 export { scrape } from './scrape.js';
 export { deliverWebhooks } from './webhooks.js';

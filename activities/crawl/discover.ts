@@ -5,7 +5,6 @@
  */
 import type { CrawlOptions, DiscoveryResult } from '../../core/crawl-contracts.js';
 import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../core/crawl/robots.js';
-import { parseSitemap } from '../../core/crawl/sitemap.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
 import { resolveAndCheck } from '../egress/resolve.js';
 import type { ActivityDeps } from '../index.js';
@@ -13,30 +12,10 @@ import { fetchText } from './fetch-text.js';
 import { failCrawl } from './finish.js';
 import { addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
 import { rulesFor } from './rules.js';
-
-/** Sitemap files read per crawl (indexes included) and URLs taken from them. */
-const MAX_SITEMAP_FILES = 50;
-const MAX_SITEMAP_URLS = 50_000;
+import { gatherSitemapUrls } from './sitemaps.js';
 
 export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prisma' | 'config'>) {
   const net = { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, userAgent: config.SERVICE_USER_AGENT };
-
-  async function sitemapUrls(sources: string[], want: number): Promise<string[]> {
-    const queue = [...sources];
-    const urls: string[] = [];
-    const read = new Set<string>();
-    while (queue.length && read.size < MAX_SITEMAP_FILES && urls.length < Math.min(want, MAX_SITEMAP_URLS)) {
-      const next = queue.shift()!;
-      if (read.has(next)) continue;
-      read.add(next);
-      const res = await fetchText(next, net).catch(() => undefined);
-      if (!res?.text) continue;
-      const parsed = parseSitemap(res.text);
-      if (parsed.kind === 'index') queue.push(...parsed.urls);
-      else urls.push(...parsed.urls);
-    }
-    return urls.slice(0, MAX_SITEMAP_URLS);
-  }
 
   return {
     async discoverCrawl(crawlId: string): Promise<DiscoveryResult> {
@@ -73,7 +52,7 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
       }
       const crawlDelayMs = robots?.crawlDelayMs ? Math.min(robots.crawlDelayMs, MAX_CRAWL_DELAY_MS) : undefined;
 
-      const fromSitemaps = options.ignoreSitemap ? [] : await sitemapUrls(robots?.sitemaps.length ? robots.sitemaps : [new URL('/sitemap.xml', seed).href], options.limit * 2);
+      const fromSitemaps = options.ignoreSitemap ? [] : await gatherSitemapUrls(robots?.sitemaps.length ? robots.sitemaps : [new URL('/sitemap.xml', seed).href], options.limit * 2, net);
       const rules = rulesFor(crawlId, options, robotsTxt, config.SERVICE_USER_AGENT);
       const candidates: Candidate[] = [rules.seed(seed)];
       const skips: string[] = [];

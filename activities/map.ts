@@ -1,0 +1,87 @@
+/**
+ * POST /v1/map's activity: URLs from robots.txt sitemaps and /sitemap.xml (unless ignoreSitemap)
+ * and the seed page's links, never page content. Filtered like a crawl's links (site, patterns,
+ * depth), deduplicated by URL key keeping the first spelling, ranked by `search`, cut at `limit`.
+ * The list is stored as a document and only its id goes back through Temporal.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { failureTypes } from '../core/contracts.js';
+import { createLinkFilter } from '../core/crawl/filter.js';
+import { rankForSearch, sameSiteFilter } from '../core/crawl/map-rank.js';
+import { PatternError } from '../core/crawl/patterns.js';
+import { robotsFromFetch } from '../core/crawl/robots.js';
+import type { MapInput } from '../core/schemas/map.js';
+import { urlKey } from '../core/url-key.js';
+import { normalizeTargetUrl, UnsafeUrlError } from '../core/url-safety.js';
+import { fetchText } from './crawl/fetch-text.js';
+import { gatherSitemapUrls } from './crawl/sitemaps.js';
+import { storeScrapeDocument } from './documents.js';
+import { resolveAndCheck } from './egress/resolve.js';
+import { runEngines } from './engines/chain.js';
+import type { ActivityDeps } from './index.js';
+
+export function mapActivities(deps: ActivityDeps) {
+  const { config, prisma } = deps;
+  const net = { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, userAgent: config.SERVICE_USER_AGENT };
+
+  async function seedLinks(seed: URL, deadline: number, signal: AbortSignal): Promise<string[]> {
+    try {
+      const page = await runEngines(deps.engines, { url: seed.href, headers: {}, waitFor: 0, signal, deadline });
+      const converted = await deps.convert({ body: page.body, contentType: page.contentType, url: page.finalUrl, formats: new Set(['links']) });
+      return converted.links ?? [];
+    } catch {
+      // The sitemaps may still list the site; an unreadable seed page only means fewer links.
+      return [];
+    }
+  }
+
+  return {
+    async mapSite(input: MapInput): Promise<{ documentId: string; count: number }> {
+      const { options } = input;
+      const signal = AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(Math.max(1, input.deadline - Date.now()))]);
+      let seed: URL;
+      try {
+        seed = normalizeTargetUrl(options.url);
+        await resolveAndCheck(seed.hostname, { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+      } catch (err) {
+        if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.unsafeUrl);
+        throw err;
+      }
+      let fromSitemaps: string[] = [];
+      if (!options.ignoreSitemap) {
+        const robotsUrl = new URL('/robots.txt', seed).href;
+        const res = await fetchText(robotsUrl, net).catch(() => undefined);
+        const robots = robotsFromFetch(res?.status, res?.text ?? '', config.SERVICE_USER_AGENT, robotsUrl);
+        const sources = robots.sitemaps.length ? robots.sitemaps : [new URL('/sitemap.xml', seed).href];
+        fromSitemaps = await gatherSitemapUrls(sources, options.limit * 4, net, input.deadline - 1000);
+      }
+      const fromPage = await seedLinks(seed, input.deadline, signal);
+
+      let filter;
+      try {
+        // The site rule is sameSiteFilter's (subdomains are a map option); the filter does paths, depth and file types.
+        filter = createLinkFilter(seed, { ...options, allowExternalLinks: true, regexOnFullURL: false });
+      } catch (err) {
+        if (err instanceof PatternError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.invalidRequest);
+        throw err;
+      }
+      const seen = new Set<string>();
+      const links: string[] = [];
+      for (const url of [seed.href, ...fromSitemaps, ...fromPage]) {
+        if (!sameSiteFilter(url, seed, options)) continue;
+        const verdict = filter(url, 0);
+        if (!verdict.admit || seen.has(verdict.urlKey)) continue;
+        seen.add(verdict.urlKey);
+        links.push(verdict.url);
+      }
+      const ranked = rankForSearch(links, options.search).slice(0, options.limit);
+      const documentId = await storeScrapeDocument(
+        prisma,
+        input.mapId,
+        { url: seed.href, urlKey: urlKey(seed), links: ranked, metadata: { sourceURL: options.url, kind: 'map', sitemapUrls: fromSitemaps.length, pageLinks: fromPage.length } },
+        config.CRAWL_TTL_SECONDS,
+      );
+      return { documentId, count: ranked.length };
+    },
+  };
+}

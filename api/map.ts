@@ -1,0 +1,30 @@
+/** The map operation: run the `map` workflow within MAP_TIMEOUT_MS, then read the stored URL list. */
+import { randomUUID } from 'node:crypto';
+import { workflowIds } from '../core/contracts.js';
+import { ApiError, ScrapeFailedError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import type { MapOptions } from '../core/schemas/map.js';
+import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
+import type { map } from '../workflows/index.js';
+import type { ApiDeps } from './deps.js';
+import { patternProblems } from './patterns.js';
+import { runWorkflowWithin } from './run-workflow.js';
+
+/** A map reads robots.txt, sitemaps and one page; it gets this long. */
+export const MAP_TIMEOUT_MS = 60_000;
+
+export async function runMap(deps: ApiDeps, options: MapOptions): Promise<{ success: true; links: string[]; scrape_id: string }> {
+  const details = patternProblems(options, false);
+  if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  try {
+    checkUrlSyntax(options.url, { allowPrivate: deps.config.ALLOW_PRIVATE_ADDRESSES });
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
+    throw err;
+  }
+  const mapId = randomUUID();
+  const onTimeout = () => new ApiError(408, 'timeout', `The map did not finish within ${MAP_TIMEOUT_MS / 1000} s. Narrow it with includePaths or a lower limit, or try again.`);
+  const { documentId } = await runWorkflowWithin<typeof map>(deps, 'map', workflowIds.map(mapId), [{ mapId, options, deadline: Date.now() + MAP_TIMEOUT_MS }], MAP_TIMEOUT_MS, onTimeout);
+  const row = await deps.prisma.document.findUnique({ where: { id: documentId }, select: { links: true } });
+  if (!row) throw new ScrapeFailedError('The map result could not be found (it may have expired).');
+  return { success: true, links: (row.links as string[] | null) ?? [], scrape_id: mapId };
+}

@@ -1,0 +1,31 @@
+/** POST /v1/map (spec: "POST /v1/map"). */
+import { mapRequestSchema, type MapOptions } from '../../core/schemas/map.js';
+import { runMap } from '../map.js';
+import { defineRoute } from '../route.js';
+
+export const mapRoute = defineRoute({
+  method: 'post',
+  path: '/v1/map',
+  operationId: 'map',
+  summary: 'List the URLs of a site',
+  description:
+    'URLs from robots.txt sitemaps, /sitemap.xml and the seed page’s links, without page content; filtered like a crawl, ranked by `search`, at most `limit`.',
+  tag: 'Map',
+  auth: 'apiKey',
+  body: mapRequestSchema,
+  responses: {
+    200: {
+      description: 'The URLs found.',
+      schema: {
+        type: 'object',
+        properties: { success: { const: true }, links: { type: 'array', items: { type: 'string' } }, scrape_id: { type: 'string' } },
+        required: ['success', 'links', 'scrape_id'],
+      },
+    },
+    408: { description: 'The map did not finish within 60 s.', schema: { $ref: '#/components/schemas/Error' } },
+    503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
+  },
+  async handler(ctx, { body }) {
+    ctx.body = await runMap(ctx.state.deps, body as MapOptions);
+  },
+});

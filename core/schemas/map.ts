@@ -1,0 +1,42 @@
+/** Map options (spec: "Map options"). Defaults are ours where the spec gives none; see README "POST /v1/map". */
+export const MAP_LIMIT_MAX = 5000;
+
+export const mapRequestSchema = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Site to map; a missing scheme becomes https://.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAP_LIMIT_MAX, default: MAP_LIMIT_MAX, description: 'Maximum links returned (1–5000).' },
+    includeSubdomains: { type: 'boolean', default: false, description: 'Also list URLs on subdomains of the site.' },
+    search: { type: 'string', maxLength: 500, description: 'URLs containing more of these words are listed first.' },
+    includePaths: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 }, default: [], description: 'Patterns a URL must match (as for crawl).' },
+    excludePaths: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 }, default: [], description: 'Patterns that drop a URL (as for crawl).' },
+    maxDepth: { type: 'integer', minimum: 0, maximum: 100, description: 'Maximum path depth below the seed.' },
+    allowBackwardLinks: { type: 'boolean', default: true, description: 'List URLs outside the seed path (default true: a map covers the site).' },
+    allowExternalLinks: { type: 'boolean', default: false, description: 'List URLs of other sites linked from the seed page.' },
+    ignoreSitemap: { type: 'boolean', default: false, description: 'Skip robots.txt sitemaps and /sitemap.xml.' },
+    origin: { type: 'string', maxLength: 100, description: 'Accepted for compatibility with hosted-API clients; ignored.' },
+  },
+  required: ['url'],
+  additionalProperties: false,
+} as const;
+
+export interface MapOptions {
+  url: string;
+  limit: number;
+  includeSubdomains: boolean;
+  search?: string;
+  includePaths: string[];
+  excludePaths: string[];
+  maxDepth?: number;
+  allowBackwardLinks: boolean;
+  allowExternalLinks: boolean;
+  ignoreSitemap: boolean;
+  origin?: string;
+}
+
+export interface MapInput {
+  mapId: string;
+  options: MapOptions;
+  /** Epoch ms by which the map must be done. */
+  deadline: number;
+}
