@@ -13,6 +13,7 @@ import { connectRedis } from './redis.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit('api');
   const log = createLogger({ name: 'api', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
+  if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: callers can make this service fetch loopback and private-network targets. Development and tests only.');
   const prisma = createPrisma(config.DATABASE_URL);
   const redis: Redis = connectRedis(config.REDIS_URL, log);
   // Lazy: the API starts (and /health answers) even while Temporal is still coming up.

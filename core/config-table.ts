@@ -100,7 +100,12 @@ export const settings = {
   ALLOW_PRIVATE_ADDRESSES: {
     schema: { type: 'boolean' },
     default: false,
-    doc: 'Allow loopback/private/link-local targets. Development and tests only.',
+    doc: 'Allow loopback/private/link-local targets (cloud metadata stays refused). Development and tests only; refused when NODE_ENV=production unless ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION=true.',
+  },
+  ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION: {
+    schema: { type: 'boolean' },
+    default: false,
+    doc: 'Deliberate override: accept ALLOW_PRIVATE_ADDRESSES=true with NODE_ENV=production (e.g. an intranet-only deployment).',
   },
   BROWSER_ENGINE_URL: { schema: httpUrl, doc: 'Browser service to render pages (`remote` engine); without it workers render in-process.' },
   BROWSER_ENGINE_TOKEN: {

@@ -55,6 +55,13 @@ describe('loadConfig', () => {
     expect(found[0]).toMatch(new RegExp(`^${name}=.* is invalid`));
   });
 
+  it('refuses ALLOW_PRIVATE_ADDRESSES in production unless explicitly forced', () => {
+    const prod = { ...valid, NODE_ENV: 'production', ALLOW_PRIVATE_ADDRESSES: 'true' };
+    expect(problems('api', prod)).toEqual([expect.stringMatching(/^ALLOW_PRIVATE_ADDRESSES=true is refused with NODE_ENV=production/)]);
+    expect(problems('api', { ...prod, ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION: 'true' })).toEqual([]);
+    expect(problems('api', { ...prod, NODE_ENV: 'development' })).toEqual([]);
+  });
+
   it('never prints the value of a secret setting', () => {
     const [problem] = problems('api', { ...valid, AUTH_SECRET: 'short-secret-value' });
     expect(problem).toContain('AUTH_SECRET=(hidden)');

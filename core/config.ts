@@ -83,6 +83,12 @@ export function loadConfig<R extends Role>(role: R, options: { env?: Record<stri
   if (values.TEMPORAL_TLS_CERT_PATH !== undefined && values.TEMPORAL_TLS_KEY_PATH === undefined) {
     problems.push('TEMPORAL_TLS_KEY_PATH is required when TEMPORAL_TLS_CERT_PATH is set.');
   }
+  if (values.NODE_ENV === 'production' && values.ALLOW_PRIVATE_ADDRESSES === true && values.ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION !== true) {
+    problems.push(
+      'ALLOW_PRIVATE_ADDRESSES=true is refused with NODE_ENV=production: it lets anyone with an API key reach your private network. ' +
+        'Unset it, or set ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION=true if that is really intended.',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(values) as RequiredFor<R>;
 }
