@@ -8,7 +8,7 @@ import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } fro
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createConvertPool, defaultConvertThreads } from './activities/convert-pool.js';
 import { createEngineSet } from './activities/engines/index.js';
-import { startLocalBrowser } from './activities/engines/local-runtime.js';
+import { startBrowserRuntime } from './browser-service/runtime.js';
 import { createActivities, type ActivityDeps } from './activities/index.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
 import { createLogger } from './core/log.js';
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   const log = createLogger({ name: 'worker', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
   if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: targets on loopback and private networks can be fetched. Development and tests only.');
   const prisma = createPrisma(config.DATABASE_URL);
-  const browser = await startLocalBrowser(config);
+  const browser = await startBrowserRuntime(config);
   const engines = createEngineSet(config, browser.pool);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config, readFileSync));
   // Pages convert on worker threads: a 200 KB page is ~170 ms of CPU that would otherwise stall

@@ -28,7 +28,7 @@ import { Agent, request } from 'undici';
 import { convertInline, type ConvertPage } from '../activities/convert.js';
 import { createConvertPool, defaultConvertThreads } from '../activities/convert-pool.js';
 import { createEngineSet } from '../activities/engines/index.js';
-import { startLocalBrowser } from '../activities/engines/local-runtime.js';
+import { startBrowserRuntime } from '../browser-service/runtime.js';
 import { createApp } from '../api/app.js';
 import { createKey } from '../api/keys-store.js';
 import { connectRedis } from '../api/redis.js';
@@ -275,7 +275,7 @@ async function main(): Promise<void> {
 /** The worker in this process, wired as worker.ts main() wires it, plus timers around fetch and conversion. */
 async function startWorkerInProcess(workerConfig: RequiredFor<'worker'>, stages: { fetch: number[]; convert: number[] }): Promise<string> {
   const workerPrisma = createPrisma(workerConfig.DATABASE_URL);
-  const browser = await startLocalBrowser(workerConfig);
+  const browser = await startBrowserRuntime(workerConfig);
   const pool = args.convert === 'pool' ? createConvertPool({ threads: defaultConvertThreads(workerConfig.WORKER_CONCURRENCY) }) : undefined;
   const baseConvert: ConvertPage = pool ? pool.convert : convertInline;
   const engines = createEngineSet(workerConfig, browser.pool);

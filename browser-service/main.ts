@@ -4,22 +4,15 @@
  */
 import { loadConfigOrExit } from '../core/config.js';
 import { createLogger } from '../core/log.js';
-import { startEgressProxy } from '../activities/egress/proxy.js';
-import { BrowserPool } from './pool.js';
+import { startBrowserRuntime } from './runtime.js';
 import { createBrowserApp } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('browser');
   const log = createLogger({ name: 'browser-service', level: config.LOG_LEVEL, secrets: [config.BROWSER_ENGINE_TOKEN] });
   if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: the browser may reach loopback and private networks. Development only.');
-  const proxy = await startEgressProxy({ allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
-  const pool = new BrowserPool({
-    chromiumPath: config.CHROMIUM_PATH,
-    maxContexts: config.PLAYWRIGHT_MAX_CONTEXTS,
-    maxUsesPerContext: config.BROWSER_MAX_USES_PER_CONTEXT,
-    idleTimeoutMs: config.BROWSER_IDLE_TIMEOUT_MS,
-    proxyUrl: proxy.url,
-  });
+  const browser = await startBrowserRuntime(config);
+  const { pool } = browser;
   let draining = false;
   const server = createBrowserApp({ pool, token: config.BROWSER_ENGINE_TOKEN, isDraining: () => draining }).listen(config.PORT, config.BROWSER_SERVICE_HOST, () =>
     log.info('browser service listening', { url: `http://${config.BROWSER_SERVICE_HOST}:${config.PORT}`, auth: Boolean(config.BROWSER_ENGINE_TOKEN) }),
@@ -33,8 +26,7 @@ async function main(): Promise<void> {
     server.close();
     // server.close() resolves once in-flight requests are answered.
     await new Promise<void>((resolve) => server.once('close', () => resolve()));
-    await pool.close();
-    await proxy.close();
+    await browser.close();
     process.exit(0);
   };
   process.once('SIGINT', (s) => void stop(s));

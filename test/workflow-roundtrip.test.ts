@@ -5,7 +5,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertInline } from '../activities/convert.js';
 import { createEngineSet } from '../activities/engines/index.js';
-import { startLocalBrowser } from '../activities/engines/local-runtime.js';
+import { startBrowserRuntime } from '../browser-service/runtime.js';
 import { createLogger } from '../core/log.js';
 import { createPrisma } from '../prisma/client.js';
 import { createWorker } from '../worker.js';
@@ -30,7 +30,7 @@ afterAll(async () => {
 describe('Temporal wiring', () => {
   it('runs the healthCheck workflow and its activity on a real worker', async () => {
     const taskQueue = `roundtrip-${randomUUID()}`;
-    const browser = await startLocalBrowser(config);
+    const browser = await startBrowserRuntime(config);
     const deps = { config, prisma, log: createLogger({ name: 't', level: 'error' }), engines: createEngineSet(config, browser.pool), convert: convertInline };
     const worker = await createWorker({ config, connection: nativeConnection, taskQueue, deps });
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { convertInline } from '../../activities/convert.js';
 import { createEngineSet } from '../../activities/engines/index.js';
-import { startLocalBrowser } from '../../activities/engines/local-runtime.js';
+import { startBrowserRuntime } from '../../browser-service/runtime.js';
 import { createLogger } from '../../core/log.js';
 import { createPrisma } from '../../prisma/client.js';
 import { bundleWorkflows, createWorker } from '../../worker.js';
@@ -19,7 +19,7 @@ export interface TestWorker {
 export async function startTestWorker(env: Record<string, string | undefined> = {}): Promise<TestWorker> {
   const config = testConfig('worker', env);
   const prisma = createPrisma(config.DATABASE_URL);
-  const browser = await startLocalBrowser(config);
+  const browser = await startBrowserRuntime(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({
     config,
