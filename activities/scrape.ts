@@ -44,7 +44,8 @@ export function scrapeActivities(deps: ActivityDeps) {
         if (err instanceof EngineError && err.kind === 'blocked') throw ApplicationFailure.nonRetryable(err.message, failureTypes.unsafeUrl);
         if (err instanceof EngineError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.invalidRequest);
         if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.unsafeUrl);
-        if (signal.aborted && Date.now() >= input.deadline - 50) throw ApplicationFailure.nonRetryable(`Timed out after ${input.timeoutMs} ms`, failureTypes.timeout);
+        // Aborted, and not by a cancellation: the caller's budget ran out.
+        if (signal.aborted && !cancelled.aborted) throw ApplicationFailure.nonRetryable(`Timed out after ${input.timeoutMs} ms`, failureTypes.timeout);
         if (err instanceof AllEnginesFailedError) throw ApplicationFailure.retryable(err.message, failureTypes.allEnginesFailed);
         throw err;
       }

@@ -2,19 +2,23 @@
  * Turns a failed workflow into the API's answer, by the ApplicationFailure type the activity set
  * (core/contracts.ts). Anything else — e.g. the Temporal server unreachable — is a 503.
  */
-import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, WorkflowFailedError } from '@temporalio/client';
 import { failureTypes } from '../core/contracts.js';
 import { ApiError, ScrapeFailedError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
 
-function applicationFailure(err: unknown): ApplicationFailure | undefined {
+function innermost(err: unknown): unknown {
   let cause: unknown = err;
   while (cause instanceof WorkflowFailedError || cause instanceof ActivityFailure) cause = cause.cause;
-  return cause instanceof ApplicationFailure ? cause : undefined;
+  return cause;
 }
 
 export function toApiError(err: unknown, onTimeout: () => ApiError): ApiError {
   if (err instanceof ApiError) return err;
-  const failure = applicationFailure(err);
+  const cause = innermost(err);
+  // The activity's schedule-to-close timeout is the caller's budget: running out of it is a timeout,
+  // whatever the last attempt failed with.
+  if (cause instanceof TimeoutFailure) return onTimeout();
+  const failure = cause instanceof ApplicationFailure ? cause : undefined;
   switch (failure?.type) {
     case failureTypes.unsafeUrl:
       return new UrlNotAllowedError(failure.message);
