@@ -1,6 +1,6 @@
 /**
  * The Koa application: request id, errors, CORS, JSON body, then the declared routes, each wrapped
- * with authentication and validation as its declaration says.
+ * with authentication, rate limiting and validation as its declaration says.
  */
 import { randomUUID } from 'node:crypto';
 import cors from '@koa/cors';
@@ -10,8 +10,10 @@ import type { ApiDeps } from './deps.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { errorMiddleware } from './middleware/errors.js';
+import { enforceRateLimit } from './middleware/rate-limit.js';
 import { precompile, validateInput } from './middleware/validate.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
+import { RateLimiter } from './rate-limit.js';
 import type { AppContext, AppState, RouteSpec } from './route.js';
 import { apiRoutes } from './routes/index.js';
 import { referenceRoute } from './routes/reference.js';
@@ -28,13 +30,16 @@ function allowedOrigins(setting: string): (ctx: Koa.Context) => string {
   };
 }
 
-function register(router: Router<AppState>, route: RouteSpec): void {
+function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter): void {
+  if (route.rateLimit && route.auth !== 'apiKey') throw new Error(`Route ${route.operationId}: a rate limit needs auth 'apiKey' (it counts per caller)`);
   if (route.body) precompile(route.body, 'body');
   if (route.query) precompile(route.query, 'query');
   if (route.params) precompile(route.params, 'params');
   router[route.method](route.path, async (ctx) => {
     const c = ctx as unknown as AppContext;
     if (route.auth === 'apiKey') await authenticate(c);
+    // After authentication (limits are per caller), before validation (invalid requests count too).
+    if (route.rateLimit) await enforceRateLimit(c, limiter, route.rateLimit);
     const body = route.body ? validateInput('body', route.body, ctx.request.body ?? {}) : undefined;
     const query = route.query ? validateInput('query', route.query, { ...ctx.query }) : undefined;
     const params = route.params ? validateInput('params', route.params, { ...ctx.params }) : undefined;
@@ -56,11 +61,23 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     await next();
   });
   app.use(errorMiddleware(deps.config.API_BODY_LIMIT_BYTES));
-  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }));
+  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], maxAge: 600 }));
   for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
 
+  const { config } = deps;
+  const limiter = new RateLimiter({
+    redis: deps.redis,
+    log: deps.log,
+    limits: {
+      scrape: config.RATE_LIMIT_SCRAPE_PER_MIN,
+      crawl: config.RATE_LIMIT_CRAWL_PER_MIN,
+      crawlStatus: config.RATE_LIMIT_CRAWL_STATUS_PER_MIN,
+      cancel: config.RATE_LIMIT_CANCEL_PER_MIN,
+      map: config.RATE_LIMIT_MAP_PER_MIN,
+    },
+  });
   const router = new Router<AppState>();
-  for (const route of all) register(router, route);
+  for (const route of all) register(router, route, limiter);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router };

@@ -25,7 +25,19 @@ const standardErrors: Record<number, string> = {
   401: 'Missing, invalid or revoked API key.',
   413: 'Request body too large.',
   415: 'Body is not application/json.',
+  429: "Over this endpoint's rate limit for this API key; `error` names the limit, `Retry-After` says when to retry.",
 };
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** Headers of rate-limited routes (api/middleware/rate-limit.ts). */
+const rateLimitHeaders = {
+  'RateLimit-Limit': integerHeader('Requests per minute allowed to this caller on this endpoint (also the burst size).'),
+  'RateLimit-Remaining': integerHeader('Requests still allowed right now.'),
+  'RateLimit-Reset': integerHeader('Seconds until the whole limit is available again.'),
+};
+const retryAfterHeader = { 'Retry-After': integerHeader('Seconds to wait before the request would be allowed.') };
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 /** `/v1/crawl/:id` → `/v1/crawl/{id}` */
 export function openApiPath(koaPath: string): string {
@@ -46,16 +58,26 @@ function parameters(route: RouteSpec) {
 
 function operation(route: RouteSpec) {
   const responses: Record<string, object> = {};
+  // Every response of a limited route that got past authentication carries the RateLimit headers.
+  const limited = route.rateLimit ? headerRefs(Object.keys(rateLimitHeaders)) : {};
   for (const [status, r] of Object.entries(route.responses)) {
+    const headers = { ...limited, ...r.headers };
     responses[status] = {
       description: r.description,
-      ...(r.headers ? { headers: r.headers } : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
       ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } } : {}),
     };
   }
   const errors = { ...(route.body ? { 400: standardErrors[400], 413: standardErrors[413], 415: standardErrors[415] } : {}), ...(route.query || route.params ? { 400: standardErrors[400] } : {}), ...(route.auth === 'apiKey' ? { 401: standardErrors[401] } : {}) };
   for (const [status, description] of Object.entries(errors)) {
     responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  if (route.rateLimit) {
+    responses[429] ??= {
+      description: standardErrors[429],
+      headers: headerRefs([...Object.keys(retryAfterHeader), ...Object.keys(rateLimitHeaders)]),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   return {
     operationId: route.operationId,
@@ -84,6 +106,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, ve
     paths,
     components: {
       schemas: { Error: errorSchema },
+      headers: { ...retryAfterHeader, ...rateLimitHeaders },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer pw_...`' } },
     },
   };

@@ -6,6 +6,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ApiDeps } from './deps.js';
+import type { RateLimitName } from './rate-limit.js';
 
 export type Schema = Exclude<JSONSchema, boolean>;
 
@@ -41,6 +42,8 @@ interface RouteBase {
   tag: string;
   /** `apiKey`: Authorization: Bearer <key> required. */
   auth: 'apiKey' | 'none';
+  /** Which per-caller rate limit counts this route's requests (api/rate-limit.ts); needs `auth: 'apiKey'`. */
+  rateLimit?: RateLimitName;
   responses: Record<number, ResponseSpec>;
 }
 

@@ -20,6 +20,8 @@ export interface Setting {
 
 const port = { type: 'integer', minimum: 1, maximum: 65535 } as const;
 const positiveInt = { type: 'integer', minimum: 1 } as const;
+/** Requests per minute; 0 = unlimited. At most 1,000,000 (one every 60 µs). */
+const rateLimit = { type: 'integer', minimum: 0, maximum: 1000000 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
 
 export const settings = {
@@ -69,6 +71,17 @@ export const settings = {
     default: 1048576,
     doc: 'Largest accepted JSON request body, in bytes; larger bodies get 413.',
   },
+  // Rate limits per API key (later: per paying address), shared by all API replicas through Redis.
+  // GCRA: a burst of up to N requests, then one every 60/N s; 0 switches the limit off. See api/rate-limit.ts.
+  RATE_LIMIT_SCRAPE_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/scrape requests per minute per caller (burst up to this many); 0 = unlimited.' },
+  RATE_LIMIT_CRAWL_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/crawl (crawls started) per minute per caller (burst up to this many); 0 = unlimited.' },
+  RATE_LIMIT_CRAWL_STATUS_PER_MIN: {
+    schema: rateLimit,
+    default: 600,
+    doc: 'GET /v1/crawl/{id} requests per minute per caller: polling once a second on ten crawls at once fits; 0 = unlimited.',
+  },
+  RATE_LIMIT_CANCEL_PER_MIN: { schema: rateLimit, default: 60, doc: 'DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel together, per minute per caller; 0 = unlimited.' },
+  RATE_LIMIT_MAP_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/map requests per minute per caller (burst up to this many); 0 = unlimited.' },
   LOG_LEVEL: { schema: { enum: ['debug', 'info', 'warn', 'error'] }, default: 'info', doc: 'Least severe log level printed.' },
   TEMPORAL_ADDRESS: {
     schema: { type: 'string', pattern: '^[^\\s:]+:\\d+$' },

@@ -88,3 +88,22 @@ export class ScrapeTimeoutError extends ApiError {
     super(408, 'timeout', `The scrape did not finish within its ${timeoutMs} ms timeout. Raise \`timeout\` (up to 90000) or try again.`);
   }
 }
+
+/** Over an endpoint's rate limit (api/rate-limit.ts). Carries the IETF draft RateLimit-* headers and Retry-After. */
+export class RateLimitedError extends ApiError {
+  constructor(
+    readonly endpoint: string,
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+    readonly resetSeconds: number,
+    readonly per = 'API key',
+  ) {
+    const wait = `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+    super(429, 'rate_limited', `Rate limit exceeded for ${endpoint}: ${limit} requests per minute per ${per}. Retry in ${wait}.`, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': String(resetSeconds),
+    });
+  }
+}

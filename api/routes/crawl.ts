@@ -16,6 +16,7 @@ export const startCrawlRoute = defineRoute({
   description: 'Returns at once with the crawl id; poll GET /v1/crawl/{id}. Invalid path patterns get 400 naming `includePaths[i]` / `excludePaths[i]`.',
   tag: 'Crawl',
   auth: 'apiKey',
+  rateLimit: 'crawl',
   body: crawlRequestSchema,
   responses: {
     200: {
@@ -37,6 +38,7 @@ export const crawlStatusRoute = defineRoute({
   description: 'Read from PostgreSQL. `next` is present only while more documents exist beyond this page.',
   tag: 'Crawl',
   auth: 'apiKey',
+  rateLimit: 'crawlStatus',
   params: crawlIdParams,
   query: crawlStatusQuery,
   responses: {
@@ -72,6 +74,7 @@ const cancelSpec = {
   description: 'The status is `cancelled` at once; queued pages are dropped and no new page starts. Cancelling an ended crawl changes nothing.',
   tag: 'Crawl',
   auth: 'apiKey',
+  rateLimit: 'cancel',
   params: crawlIdParams,
   responses: {
     200: {

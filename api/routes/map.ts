@@ -12,6 +12,7 @@ export const mapRoute = defineRoute({
     'URLs from robots.txt sitemaps, /sitemap.xml and the seed page’s links, without page content; filtered like a crawl, ranked by `search`, at most `limit`.',
   tag: 'Map',
   auth: 'apiKey',
+  rateLimit: 'map',
   body: mapRequestSchema,
   responses: {
     200: {

@@ -1,0 +1,36 @@
+/**
+ * Applies a route's rate limit (api/rate-limit.ts) to the authenticated caller. Runs after
+ * authentication and before validation, so every authenticated request counts, whatever its
+ * outcome; requests refused here do not count. Allowed requests get RateLimit-Limit,
+ * RateLimit-Remaining and RateLimit-Reset headers (IETF draft names), refused ones 429 with those
+ * and Retry-After.
+ */
+import { RateLimitedError } from '../../core/errors.js';
+import { rateLimitLabels, type RateLimiter, type RateLimitName } from '../rate-limit.js';
+import type { AppContext, AuthState } from '../route.js';
+
+export interface RateLimitSubject {
+  /** Counter key part: `key:<api key id>`; a pay-per-request caller would be `payer:<address>`. */
+  id: string;
+  /** How the 429 message names the caller. */
+  label: string;
+}
+
+/** Who a request is counted for. The one place to extend when callers without an API key arrive. */
+export function rateLimitSubject(auth: AuthState): RateLimitSubject {
+  return { id: `key:${auth.apiKeyId}`, label: 'API key' };
+}
+
+export async function enforceRateLimit(ctx: AppContext, limiter: RateLimiter, name: RateLimitName): Promise<void> {
+  const auth = ctx.state.auth;
+  if (!auth) throw new Error(`Rate limit "${name}" needs an authenticated caller`);
+  const subject = rateLimitSubject(auth);
+  const decision = await limiter.check(name, subject.id);
+  if (!decision) return;
+  if (!decision.allowed) throw new RateLimitedError(rateLimitLabels[name], decision.limit, decision.retryAfterSeconds, decision.resetSeconds, subject.label);
+  ctx.set({
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetSeconds),
+  });
+}
