@@ -17,6 +17,7 @@ import {
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
+  WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { crawlSearchAttributes, type CrawlStatus, type CrawlSummary, type CrawlWorkflowInput } from '../core/crawl-contracts.js';
@@ -51,11 +52,16 @@ export interface CrawlWebhookContext {
 
 async function notify(hooks: CrawlWebhookContext | undefined, event: WebhookEvent, id: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): Promise<void> {
   if (!hooks?.urls.length) return;
-  await startChild(deliverWebhooks, {
-    workflowId: workflowIds.webhooks(event, id),
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-    args: [{ event, deliveryId: id, urls: hooks.urls, subjectId: hooks.crawlId, metadata: hooks.metadata, documentId: extra?.documentId, extra: extra?.fields }],
-  });
+  try {
+    await startChild(deliverWebhooks, {
+      workflowId: workflowIds.webhooks(event, id),
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      args: [{ event, deliveryId: id, urls: hooks.urls, subjectId: hooks.crawlId, metadata: hooks.metadata, documentId: extra?.documentId, extra: extra?.fields }],
+    });
+  } catch (err) {
+    // Already started (by an earlier run of this crawl): that delivery is under way; do not send it twice.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }
 
 function publish(status: CrawlStatus, pagesDone: number): void {
@@ -100,11 +106,18 @@ export async function crawl(input: CrawlWorkflowInput & { hooks?: CrawlWebhookCo
 
     const runPage = async (urlId: string) => {
       try {
-        const result = await pages.crawlPage({ crawlId, urlId });
+        const result = await pages.crawlPage({ crawlId, urlId }).catch(async (err: unknown) => {
+          // Cancellation is handled by the main loop; any other final failure is recorded, so the
+          // URL does not stay claimed and the crawl can still complete.
+          if (isCancellation(err)) throw err;
+          return db.recordPageFailure({ crawlId, urlId, error: (err as Error).message });
+        });
         if (result.outcome !== 'skipped') pagesDone++;
         if (result.outcome === 'failed') failed++;
         if (result.admitted > 0) exhausted = false;
         if (result.documentId) await notify(hooks, 'crawl.page', `${crawlId}-${urlId}`, { documentId: result.documentId });
+      } catch (err) {
+        if (!isCancellation(err)) throw err;
       } finally {
         inFlight--;
       }

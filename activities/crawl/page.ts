@@ -30,6 +30,11 @@ export function crawlPageActivities(deps: ActivityDeps) {
   }
 
   return {
+    /** The workflow's last resort when a page activity failed for good: the URL must not stay claimed. */
+    async recordPageFailure(input: CrawlPageInput & { error: string }): Promise<CrawlPageResult> {
+      return recordFailure(input.crawlId, BigInt(input.urlId), input.error);
+    },
+
     async crawlPage(input: CrawlPageInput): Promise<CrawlPageResult> {
       const ctx = Context.current();
       const urlId = BigInt(input.urlId);
