@@ -71,6 +71,13 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** PostgreSQL cannot be reached (down, restarting, out of connections): the caller should retry. */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super('The database is unavailable; try again shortly.', [{ field: 'database', message: 'PostgreSQL cannot be reached' }]);
+  }
+}
+
 export class UrlNotAllowedError extends ApiError {
   constructor(message: string, field = 'url') {
     super(400, 'url_not_allowed', message, [{ field, message }]);
