@@ -1,0 +1,125 @@
+/**
+ * The service side of the crawl benchmark, as bench/scrape.ts starts it: PostgreSQL, Redis and the
+ * Temporal dev server on free ports with throwaway data (tool paths from the stack settings,
+ * STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI), migrations applied, the API in this
+ * process (it only answers the POST and the status polls), and worker.ts as a process of its own,
+ * as deployed. `stop()` removes everything it started, in reverse order.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { createApp } from '../api/app.js';
+import { createKey } from '../api/keys-store.js';
+import { connectRedis } from '../api/redis.js';
+import { loadConfig } from '../core/config.js';
+import { createLogger } from '../core/log.js';
+import { createPrisma, type PrismaClient } from '../prisma/client.js';
+import { spawnChild, type Child } from '../scripts/infra/child.js';
+import { readPidFile } from '../scripts/infra/pid-files.js';
+import { startPostgres } from '../scripts/infra/postgres.js';
+import { applyMigrations } from '../scripts/infra/project-files.js';
+import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
+import { startRedis } from '../scripts/infra/redis.js';
+import { startTemporal } from '../scripts/infra/temporal.js';
+import { loadStackConfig, repoRoot, toolPath } from '../scripts/stack-config.js';
+
+export interface CrawlStack {
+  apiUrl: string;
+  apiKey: string;
+  /** The API's own Prisma client, to count documents directly. */
+  prisma: PrismaClient;
+  temporal: Client;
+  worker: Child;
+  /** pid of each service process: postgres, redis, temporal, worker. */
+  pids: Record<'postgres' | 'redis' | 'temporal' | 'worker', number>;
+  stop(): Promise<void>;
+}
+
+export interface CrawlStackOptions {
+  /** Scratch directory (data, logs, pid files); the caller removes it. */
+  root: string;
+  workerConcurrency: number;
+  /** PostgreSQL with fsync and synchronous commit on, as in production; default off (throwaway data, like the tests). */
+  pgFsync: boolean;
+}
+
+export async function startCrawlStack(options: CrawlStackOptions): Promise<CrawlStack> {
+  const { root } = options;
+  const stack = loadStackConfig();
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch((err: unknown) => console.error('teardown:', err));
+  };
+  try {
+    const [pgPort, redisPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const timeoutMs = stack.STACK_READY_TIMEOUT_MS;
+    const pidDir = join(root, 'run');
+    const [pg, redis, temporal] = await Promise.all([
+      startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_bench', ephemeral: !options.pgFsync, pidDir, timeoutMs }),
+      startRedis({ port: redisPort, serverPath: toolPath(stack.STACK_REDIS_SERVER), logFile: join(root, 'redis.log'), pidDir, timeoutMs }),
+      startTemporal({ cliPath: toolPath(stack.STACK_TEMPORAL_CLI), port: temporalPort, logFile: join(root, 'temporal.log'), pidDir, timeoutMs }),
+    ]);
+    stops.push(() => pg.stop(), () => redis.stop(), () => temporal.stop());
+    await applyMigrations(pg.url);
+
+    const env = {
+      NODE_ENV: 'development',
+      DATABASE_URL: pg.url,
+      REDIS_URL: redis.url,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: temporal.namespace,
+      TEMPORAL_TASK_QUEUE: `bench-crawl-${randomUUID()}`,
+      AUTH_SECRET: 'bench-auth-secret-0123456789abcdef0123456789',
+      AUTH_URL: 'http://127.0.0.1:3000',
+      CORS_ORIGIN: 'http://127.0.0.1:3000',
+      API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
+      WEBHOOK_SIGNING_SECRET: 'bench-webhook-secret-0123456789',
+      CHROMIUM_PATH: stack.STACK_CHROMIUM_PATH,
+      // The fixture site is on loopback.
+      ALLOW_PRIVATE_ADDRESSES: 'true',
+      WORKER_CONCURRENCY: String(options.workerConcurrency),
+      LOG_LEVEL: 'warn',
+    };
+
+    // worker.ts as deployed; ready once it logs that it polls (an info line, the default level).
+    const logFile = join(root, 'worker.log');
+    const worker = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+    stops.push(() => worker.stop());
+    await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child: worker });
+
+    // The API, as api/main.ts builds it.
+    const apiConfig = loadConfig('api', { env });
+    const prisma = createPrisma(apiConfig.DATABASE_URL);
+    const apiRedis = connectRedis(apiConfig.REDIS_URL);
+    const connection = Connection.lazy({ address: apiConfig.TEMPORAL_ADDRESS });
+    const temporalClient = new Client({ connection, namespace: apiConfig.TEMPORAL_NAMESPACE });
+    const server = createApp({ config: apiConfig, prisma, redis: apiRedis, temporal: temporalClient, log: createLogger({ name: 'bench-api', level: 'warn' }) }).app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    stops.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await Promise.allSettled([prisma.$disconnect(), apiRedis.quit(), connection.close()]);
+    });
+    const { key } = await createKey(prisma, 'bench', apiConfig.API_KEY_PEPPER);
+
+    const pid = (name: string) => {
+      const record = readPidFile(pidDir, name);
+      if (!record) throw new Error(`no pid file for ${name} in ${pidDir}`);
+      return record.pid;
+    };
+    return {
+      apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: key,
+      prisma,
+      temporal: temporalClient,
+      worker,
+      pids: { postgres: pid('postgres'), redis: pid('redis'), temporal: pid('temporal'), worker: pid('worker') },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
