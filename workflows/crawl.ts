@@ -17,8 +17,8 @@ import {
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
-  WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import { crawlSearchAttributes, type CrawlStatus, type CrawlSummary, type CrawlWorkflowInput } from '../core/crawl-contracts.js';
 import { pagesQueue, workflowIds, type WebhookEvent } from '../core/contracts.js';
