@@ -16,13 +16,15 @@ import { normalizeTargetUrl, UnsafeUrlError } from '../core/url-safety.js';
 import { fetchText } from './crawl/fetch-text.js';
 import { gatherSitemapUrls } from './crawl/sitemaps.js';
 import { storeScrapeDocument } from './documents.js';
+import { egressPolicyFrom } from './egress/policy.js';
 import { resolveAndCheck } from './egress/resolve.js';
 import { runEngines } from './engines/chain.js';
 import type { ActivityDeps } from './index.js';
 
 export function mapActivities(deps: ActivityDeps) {
   const { config, prisma } = deps;
-  const net = { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, userAgent: config.SERVICE_USER_AGENT };
+  const policy = egressPolicyFrom(config);
+  const net = { policy, userAgent: config.SERVICE_USER_AGENT };
 
   async function seedLinks(seed: URL, deadline: number, signal: AbortSignal): Promise<string[]> {
     try {
@@ -42,7 +44,7 @@ export function mapActivities(deps: ActivityDeps) {
       let seed: URL;
       try {
         seed = normalizeTargetUrl(options.url);
-        await resolveAndCheck(seed.hostname, { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+        await resolveAndCheck(seed.hostname, policy);
       } catch (err) {
         if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.unsafeUrl);
         throw err;

@@ -9,12 +9,14 @@ import { toPublicDocument } from '../core/document.js';
 import type { Format } from '../core/schemas/scrape.js';
 import { UnsafeUrlError } from '../core/url-safety.js';
 import { SIGNATURE_HEADER, signWebhook } from '../core/webhook-signature.js';
+import { egressPolicyFrom } from './egress/policy.js';
 import { safeFetch } from './egress/safe-fetch.js';
 import type { ActivityDeps } from './index.js';
 
 const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'];
 
 export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config' | 'prisma'>) {
+  const policy = egressPolicyFrom(config);
   async function payloadFor(delivery: WebhookDelivery): Promise<string> {
     let data: unknown;
     if (delivery.documentId) {
@@ -53,7 +55,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
             },
             signal: AbortSignal.timeout(20_000),
           },
-          { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, maxRedirects: 0 },
+          { ...policy, maxRedirects: 0 },
         );
         await response.body?.cancel();
         if (response.status < 200 || response.status > 299) throw new Error(`Webhook receiver ${url} answered HTTP ${response.status}`);

@@ -10,7 +10,7 @@ import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { NotFoundError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
 import { CRAWL_PAGE_MAX_BYTES } from '../core/schemas/crawl.js';
 import { pageOptionProblems, type Format } from '../core/schemas/scrape.js';
-import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
+import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { crawl } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
@@ -31,7 +31,7 @@ export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: C
   checkPatterns(options);
   let seed: URL;
   try {
-    seed = checkUrlSyntax(options.url, { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+    seed = checkUrlSyntax(options.url, safetyOptionsFrom(config));
   } catch (err) {
     if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
     throw err;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { workflowIds } from '../core/contracts.js';
 import { ApiError, ScrapeFailedError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
 import type { MapOptions } from '../core/schemas/map.js';
-import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
+import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { map } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
@@ -16,7 +16,7 @@ export async function runMap(deps: ApiDeps, options: MapOptions): Promise<{ succ
   const details = patternProblems(options, false);
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
   try {
-    checkUrlSyntax(options.url, { allowPrivate: deps.config.ALLOW_PRIVATE_ADDRESSES });
+    checkUrlSyntax(options.url, safetyOptionsFrom(deps.config));
   } catch (err) {
     if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
     throw err;

@@ -4,7 +4,7 @@ import { workflowIds, type ScrapeInput } from '../core/contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { ScrapeFailedError, ScrapeTimeoutError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
 import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js';
-import { checkUrlSyntax, UnsafeUrlError } from '../core/url-safety.js';
+import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
 import type { scrape } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { runWorkflowWithin } from './run-workflow.js';
@@ -21,11 +21,11 @@ export interface ScrapeResponse {
   scrape_id: string;
 }
 
-export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, allowPrivate: boolean): void {
+export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety: SafetyOptions): void {
   const problems = pageOptionProblems(req, timeoutMs);
   if (problems.length) throw new ValidationError(`Invalid request body: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
   try {
-    checkUrlSyntax(req.url, { allowPrivate });
+    checkUrlSyntax(req.url, safety);
   } catch (err) {
     if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
     throw err;
@@ -35,7 +35,7 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, allowP
 export async function runScrape(deps: ApiDeps, req: ScrapeRequest): Promise<ScrapeResponse> {
   const { config, prisma } = deps;
   const timeoutMs = req.timeout ?? config.SCRAPE_TIMEOUT_MS;
-  checkScrapeRequest(req, timeoutMs, config.ALLOW_PRIVATE_ADDRESSES);
+  checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config));
   const scrapeId = randomUUID();
   const { url, timeout: _t, ...options } = req;
   const input: ScrapeInput = { scrapeId, url, options, timeoutMs, deadline: Date.now() + timeoutMs };

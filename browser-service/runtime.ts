@@ -3,6 +3,7 @@
  * that applies the URL safety policy. Chromium starts on the first page that needs it. Used by the
  * browser service and, as the `local_browser` engine, by workers.
  */
+import { egressPolicyFrom } from '../activities/egress/policy.js';
 import { startEgressProxy } from '../activities/egress/proxy.js';
 import type { Config } from '../core/config.js';
 import { BrowserPool } from './pool.js';
@@ -12,10 +13,10 @@ export interface BrowserRuntime {
   close(): Promise<void>;
 }
 
-type BrowserSettings = Pick<Config, 'ALLOW_PRIVATE_ADDRESSES' | 'CHROMIUM_PATH' | 'PLAYWRIGHT_MAX_CONTEXTS' | 'BROWSER_MAX_USES_PER_CONTEXT' | 'BROWSER_IDLE_TIMEOUT_MS'>;
+type BrowserSettings = Pick<Config, 'ALLOW_PRIVATE_ADDRESSES' | 'EGRESS_ALLOW_CIDRS' | 'DNS_SERVERS' | 'CHROMIUM_PATH' | 'PLAYWRIGHT_MAX_CONTEXTS' | 'BROWSER_MAX_USES_PER_CONTEXT' | 'BROWSER_IDLE_TIMEOUT_MS'>;
 
 export async function startBrowserRuntime(config: BrowserSettings): Promise<BrowserRuntime> {
-  const proxy = await startEgressProxy({ allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+  const proxy = await startEgressProxy(egressPolicyFrom(config));
   const pool = new BrowserPool({
     chromiumPath: config.CHROMIUM_PATH,
     maxContexts: config.PLAYWRIGHT_MAX_CONTEXTS,

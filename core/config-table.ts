@@ -120,6 +120,22 @@ export const settings = {
     default: false,
     doc: 'Deliberate override: accept ALLOW_PRIVATE_ADDRESSES=true with NODE_ENV=production (e.g. an intranet-only deployment).',
   },
+  // Egress: which targets and how names resolve (activities/egress/policy.ts). The patterns are the
+  // boot-time check: IPv4 in dotted decimal, IPv6 in hex with at most one "::", prefixes and ports in range.
+  EGRESS_ALLOW_CIDRS: {
+    schema: {
+      type: 'string',
+      pattern: String.raw`^(?:\s*(?:(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:/(?:3[0-2]|[12]?\d))?|(?:(?:[\da-fA-F]{1,4}:){7}[\da-fA-F]{1,4}|(?!(?::*[\da-fA-F]{1,4}(?![\da-fA-F])){8})(?:(?:[\da-fA-F]{1,4}:){0,6}[\da-fA-F]{1,4})?::(?:[\da-fA-F]{1,4}(?::[\da-fA-F]{1,4}){0,6})?)(?:/(?:12[0-8]|1[01]\d|[1-9]?\d))?)\s*(?:,(?!\s*$)|$))+$`,
+    },
+    doc: 'Comma-separated CIDRs (`10.20.0.0/16,fd12:3456::/48`; a bare address is that address alone) allowed as targets even with ALLOW_PRIVATE_ADDRESSES=false, e.g. the one internal site you must scrape. Cloud metadata stays refused even if listed; host names still follow the name rules (no `.internal`, `.local` or single-label names).',
+  },
+  DNS_SERVERS: {
+    schema: {
+      type: 'string',
+      pattern: String.raw`^(?:\s*(?:(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)|\[(?:(?:[\da-fA-F]{1,4}:){7}[\da-fA-F]{1,4}|(?!(?::*[\da-fA-F]{1,4}(?![\da-fA-F])){8})(?:(?:[\da-fA-F]{1,4}:){0,6}[\da-fA-F]{1,4})?::(?:[\da-fA-F]{1,4}(?::[\da-fA-F]{1,4}){0,6})?)\])(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?\s*(?:,(?!\s*$)|$))+$`,
+    },
+    doc: 'Comma-separated DNS servers, `ip[:port]` (IPv6 in brackets: `[fd00::53]:53`; port 53 by default), that resolve every target name (A and AAAA; no /etc/hosts, no search domains). Unset: the system resolver (getaddrinfo).',
+  },
   BROWSER_ENGINE_URL: { schema: httpUrl, doc: 'Browser service to render pages (`remote` engine); without it workers render in-process.' },
   BROWSER_ENGINE_TOKEN: {
     schema: { type: 'string', minLength: 16 },

@@ -10,6 +10,7 @@
  * lifts the name and address rules except cloud metadata, which is refused always.
  */
 import ipaddr from 'ipaddr.js';
+import type { Config } from './config.js';
 
 /**
  * Why a target was refused; stable strings (API codes and skip counters are keyed on them).
@@ -29,8 +30,9 @@ export interface SafetyOptions {
   /** config.ALLOW_PRIVATE_ADDRESSES; always passed explicitly so the safe side is a deliberate choice. */
   allowPrivate: boolean;
   /**
-   * Test seam: replaces `classifyAddress` (e.g. to let one loopback fixture stand in for a public
-   * host). Production code never sets it.
+   * Replaces `classifyAddress`: the operator's allow list (`classifierAllowing`, EGRESS_ALLOW_CIDRS,
+   * set by `safetyOptionsFrom`), or in unit tests a stand-in that lets one loopback fixture play a
+   * public host.
    */
   classify?: AddressClassifier;
 }
@@ -407,4 +409,81 @@ export function classifyAddress(ip: string): AddressVerdict {
   return literal.family === 4
     ? classifyIPv4(ipaddr.IPv4.parse(literal.address))
     : classifyIPv6(ipaddr.IPv6.parse(literal.address));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operator's allow list (EGRESS_ALLOW_CIDRS)
+
+/** A parsed range: network address and prefix length, as ipaddr.js matches them. */
+export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/**
+ * Parse a comma-separated list of ranges ("10.20.0.0/16, fd12:3456::/48"). An address without
+ * "/n" is that address alone. IPv4 must be dotted decimal (no 0x or leading-zero spellings, which
+ * other tools read differently). Empty text gives []. Throws TypeError naming the bad entry.
+ */
+export function parseCidrList(text: string): Cidr[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const [address = '', prefix, extra] = entry.split('/');
+      const isV4 = ipaddr.IPv4.isValidFourPartDecimal(address);
+      const isV6 = !isV4 && !address.includes('%') && ipaddr.IPv6.isValid(address);
+      const max = isV4 ? 32 : 128;
+      const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+      if ((!isV4 && !isV6) || extra !== undefined || !(bits >= 0 && bits <= max)) {
+        throw new TypeError(`${JSON.stringify(entry)} is not an IPv4 or IPv6 address with an optional /prefix (0-32 for IPv4, 0-128 for IPv6)`);
+      }
+      return [isV4 ? ipaddr.IPv4.parse(address) : ipaddr.IPv6.parse(address), bits];
+    });
+}
+
+/**
+ * `base` (by default `classifyAddress`), except that an address inside one of `cidrs` is allowed
+ * whatever its class: an operator's deliberate exception for an internal site. Cloud metadata stays
+ * refused even when listed, as with ALLOW_PRIVATE_ADDRESSES. An IPv4-mapped IPv6 address
+ * (::ffff:a.b.c.d) is the IPv4 host it reaches, so it matches the IPv4 ranges; other embeddings
+ * (NAT64, 6to4) go through a relay and only match IPv6 ranges.
+ */
+export function classifierAllowing(cidrs: readonly Cidr[], base: AddressClassifier = classifyAddress): AddressClassifier {
+  if (cidrs.length === 0) return base;
+  return (ip) => {
+    const verdict = base(ip);
+    if (verdict.allowed || verdict.reason === 'metadata') return verdict;
+    const literal = parseHostLiteral(ip);
+    if (!literal) return verdict;
+    let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(literal.address);
+    if (addr instanceof ipaddr.IPv6 && addr.isIPv4MappedAddress()) addr = addr.toIPv4Address();
+    const listed = cidrs.some(([network, bits]) => network.kind() === addr.kind() && addr.match(network, bits));
+    return listed ? { allowed: true } : verdict;
+  };
+}
+
+/** The settings the address rules read; the DNS half (DNS_SERVERS) is `egressPolicyFrom`'s. */
+export type AddressSettings = Pick<Config, 'ALLOW_PRIVATE_ADDRESSES' | 'EGRESS_ALLOW_CIDRS'>;
+
+const fromSettings = new WeakMap<AddressSettings, SafetyOptions>();
+
+/**
+ * The address policy from the configuration: ALLOW_PRIVATE_ADDRESSES and EGRESS_ALLOW_CIDRS. Built
+ * once per config object (callers may ask per request). The API uses it for its early checks;
+ * everything that connects uses `egressPolicyFrom` (activities/egress/policy.ts), which adds the
+ * resolver. Throws TypeError naming the variable when the list is malformed (loadConfig's pattern
+ * has already refused that at boot for real processes).
+ */
+export function safetyOptionsFrom(config: AddressSettings): SafetyOptions {
+  let options = fromSettings.get(config);
+  if (!options) {
+    let cidrs: Cidr[];
+    try {
+      cidrs = parseCidrList(config.EGRESS_ALLOW_CIDRS ?? '');
+    } catch (err) {
+      throw new TypeError(`EGRESS_ALLOW_CIDRS: ${(err as Error).message}`);
+    }
+    options = Object.freeze(cidrs.length ? { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, classify: classifierAllowing(cidrs) } : { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+    fromSettings.set(config, options);
+  }
+  return options;
 }

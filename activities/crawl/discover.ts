@@ -6,6 +6,7 @@
 import type { CrawlOptions, DiscoveryResult } from '../../core/crawl-contracts.js';
 import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../core/crawl/robots.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
+import { egressPolicyFrom } from '../egress/policy.js';
 import { resolveAndCheck } from '../egress/resolve.js';
 import type { ActivityDeps } from '../index.js';
 import { fetchText } from './fetch-text.js';
@@ -15,7 +16,8 @@ import { rulesFor } from './rules.js';
 import { gatherSitemapUrls } from './sitemaps.js';
 
 export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prisma' | 'config'>) {
-  const net = { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, userAgent: config.SERVICE_USER_AGENT };
+  const policy = egressPolicyFrom(config);
+  const net = { policy, userAgent: config.SERVICE_USER_AGENT };
 
   return {
     async discoverCrawl(crawlId: string): Promise<DiscoveryResult> {
@@ -26,7 +28,7 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
       let seed: URL;
       try {
         seed = normalizeTargetUrl(crawl.url);
-        await resolveAndCheck(seed.hostname, { allowPrivate: config.ALLOW_PRIVATE_ADDRESSES });
+        await resolveAndCheck(seed.hostname, policy);
       } catch (err) {
         if (!(err instanceof UnsafeUrlError)) throw err;
         await failCrawl(prisma, crawlId, err.message);

@@ -1,5 +1,6 @@
 /** Small text fetches for discovery (robots.txt, sitemaps) through the egress policy; gzip bodies are inflated. */
 import { gunzipSync } from 'node:zlib';
+import type { EgressPolicy } from '../egress/resolve.js';
 import { safeFetch } from '../egress/safe-fetch.js';
 
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
@@ -9,8 +10,8 @@ export interface TextResult {
   text?: string;
 }
 
-export async function fetchText(url: string, options: { allowPrivate: boolean; userAgent: string; timeoutMs?: number }): Promise<TextResult> {
-  const { response } = await safeFetch(url, { headers: { 'user-agent': options.userAgent }, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) }, { allowPrivate: options.allowPrivate, maxRedirects: 5 });
+export async function fetchText(url: string, options: { policy: EgressPolicy; userAgent: string; timeoutMs?: number }): Promise<TextResult> {
+  const { response } = await safeFetch(url, { headers: { 'user-agent': options.userAgent }, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) }, { ...options.policy, maxRedirects: 5 });
   if (response.status !== 200) {
     await response.body?.cancel();
     return { status: response.status };

@@ -1,12 +1,13 @@
 /** Reads sitemaps breadth-first (indexes, gzip too) for crawl discovery and POST /v1/map. */
 import { parseSitemap } from '../../core/crawl/sitemap.js';
+import type { EgressPolicy } from '../egress/resolve.js';
 import { fetchText } from './fetch-text.js';
 
 /** Sitemap files read per request (indexes included) and URLs taken from them. */
 export const MAX_SITEMAP_FILES = 50;
 export const MAX_SITEMAP_URLS = 50_000;
 
-export async function gatherSitemapUrls(sources: string[], want: number, net: { allowPrivate: boolean; userAgent: string }, deadline = Infinity): Promise<string[]> {
+export async function gatherSitemapUrls(sources: string[], want: number, net: { policy: EgressPolicy; userAgent: string }, deadline = Infinity): Promise<string[]> {
   const queue = [...sources];
   const urls: string[] = [];
   const read = new Set<string>();

@@ -4,18 +4,19 @@
  * through the checking dispatcher like the first one.
  */
 import { fetch, Headers, type RequestInit, type Response } from 'undici';
-import { checkUrlSyntax, UnsafeUrlError, type SafetyOptions } from '../../core/url-safety.js';
+import { checkUrlSyntax, classifyAddress, UnsafeUrlError, type AddressClassifier, type SafetyOptions } from '../../core/url-safety.js';
 import { createSafeDispatcher, type SafeAgent } from './dispatcher.js';
+import { systemLookup, type EgressPolicy, type LookupFn } from './resolve.js';
 
-export interface SafeFetchOptions {
-  /** config.ALLOW_PRIVATE_ADDRESSES, passed explicitly. */
-  allowPrivate: boolean;
+/** The policy fields (`egressPolicyFrom(config)`, spread in), plus how to fetch. */
+export interface SafeFetchOptions extends EgressPolicy {
   /** Redirects followed before giving up with TooManyRedirectsError. Default 10; 0 follows none. */
   maxRedirects?: number;
   /**
-   * A long-lived dispatcher from `createSafeDispatcher` (connection reuse, and the way tests inject
-   * a resolver or classifier). Its `allowPrivate` must equal the one above; its policy also drives
-   * the per-hop URL checks. Without one, a shared dispatcher per `allowPrivate` value is used.
+   * A long-lived dispatcher from `createSafeDispatcher` (the way unit tests inject a resolver or
+   * classifier). Its policy must agree with the fields above (`allowPrivate` equal; `classify` and
+   * `lookup` equal where given) and drives the per-hop URL checks. Without one, a dispatcher shared
+   * by every call with the same policy is used, so connections are reused.
    */
   dispatcher?: SafeAgent;
 }
@@ -53,17 +54,30 @@ export class TooManyRedirectsError extends Error {
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-const shared = new Map<boolean, SafeAgent>();
+// Shared dispatchers by classifier, resolver and allowPrivate (the defaults stand for "not set").
+// Weak keys: a policy's dispatcher lives as long as its functions do.
+const shared = new WeakMap<AddressClassifier, WeakMap<LookupFn, Map<boolean, SafeAgent>>>();
 
 function dispatcherFor(options: SafeFetchOptions): SafeAgent {
-  if (options.dispatcher) {
-    if (options.dispatcher.policy.allowPrivate !== options.allowPrivate) {
+  const { dispatcher } = options;
+  if (dispatcher) {
+    const { policy } = dispatcher;
+    if (policy.allowPrivate !== options.allowPrivate) {
       throw new TypeError('safeFetch: the dispatcher was created with a different allowPrivate than these options');
     }
-    return options.dispatcher;
+    if ((options.classify && options.classify !== policy.classify) || (options.lookup && options.lookup !== policy.lookup)) {
+      throw new TypeError('safeFetch: the dispatcher was created with a different classify or lookup than these options');
+    }
+    return dispatcher;
   }
-  let agent = shared.get(options.allowPrivate);
-  if (!agent) shared.set(options.allowPrivate, (agent = createSafeDispatcher({ allowPrivate: options.allowPrivate })));
+  const classify = options.classify ?? classifyAddress;
+  const lookup = options.lookup ?? systemLookup;
+  let byLookup = shared.get(classify);
+  if (!byLookup) shared.set(classify, (byLookup = new WeakMap()));
+  let byFlag = byLookup.get(lookup);
+  if (!byFlag) byLookup.set(lookup, (byFlag = new Map()));
+  let agent = byFlag.get(options.allowPrivate);
+  if (!agent) byFlag.set(options.allowPrivate, (agent = createSafeDispatcher({ allowPrivate: options.allowPrivate, classify: options.classify, lookup: options.lookup })));
   return agent;
 }
 

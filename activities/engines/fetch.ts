@@ -6,6 +6,7 @@
 import { UnsafeUrlError } from '../../core/url-safety.js';
 import { safeFetch } from '../egress/safe-fetch.js';
 import type { SafeAgent } from '../egress/dispatcher.js';
+import type { EgressPolicy } from '../egress/resolve.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 
 /** Larger bodies are refused rather than held in memory. */
@@ -30,13 +31,13 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number
   }
 }
 
-export function fetchEngine(options: { allowPrivate: boolean; userAgent: string; dispatcher?: SafeAgent }): Engine {
+export function fetchEngine(options: { policy: EgressPolicy; userAgent: string; dispatcher?: SafeAgent }): Engine {
   return {
     name: 'fetch',
     async fetch(req: EngineRequest): Promise<EngineResult> {
       const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: ACCEPT, ...lowerKeys(req.headers) };
       try {
-        const { response, url } = await safeFetch(req.url, { headers, signal: req.signal }, { allowPrivate: options.allowPrivate, dispatcher: options.dispatcher });
+        const { response, url } = await safeFetch(req.url, { headers, signal: req.signal }, { ...options.policy, dispatcher: options.dispatcher });
         const body = await readCapped(response.body as ReadableStream<Uint8Array> | null, MAX_BODY_BYTES);
         return { engine: 'fetch', body, contentType: response.headers.get('content-type') ?? undefined, statusCode: response.status, finalUrl: url };
       } catch (err) {

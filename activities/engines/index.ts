@@ -1,6 +1,7 @@
 /** Builds the engine set from the settings: fetch always; remote when BROWSER_ENGINE_URL is set; local_browser always as the last browser. */
 import type { RequiredFor } from '../../core/config.js';
 import type { BrowserPool } from '../../browser-service/pool.js';
+import { egressPolicyFrom } from '../egress/policy.js';
 import type { EngineSet } from './chain.js';
 import { fetchEngine } from './fetch.js';
 import { localBrowserEngine } from './local-browser.js';
@@ -11,5 +12,5 @@ export function createEngineSet(config: RequiredFor<'worker'>, localPool: Browse
     ...(config.BROWSER_ENGINE_URL ? [remoteEngine({ baseUrl: config.BROWSER_ENGINE_URL, token: config.BROWSER_ENGINE_TOKEN })] : []),
     localBrowserEngine(localPool),
   ];
-  return { fetch: fetchEngine({ allowPrivate: config.ALLOW_PRIVATE_ADDRESSES, userAgent: config.SERVICE_USER_AGENT }), browsers };
+  return { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers };
 }
