@@ -6,20 +6,20 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { crawlSearchAttributes as crawlKeys } from '../../core/crawl-contracts.js';
 import { spawnChild } from './child.js';
 import { ServiceStartError, waitUntilReady } from './ready.js';
 
 /**
- * Custom search attributes of crawl workflows (DESIGN.md "Operator visibility"), name → type.
- * The dev server registers them at start; a production namespace needs them added once
+ * Custom search attributes of crawl workflows (DESIGN.md "Operator visibility"), name → CLI type,
+ * derived from the keys the workflows use (core/crawl-contracts.ts). The dev server registers them
+ * at start; a production namespace needs them added once
  * (`temporal operator search-attribute create --name CrawlStatus --type Keyword`, ...).
  */
-export const crawlSearchAttributes = {
-  CrawlStatus: 'Keyword',
-  SeedHost: 'Keyword',
-  ApiKeyId: 'Keyword',
-  PagesDone: 'Int',
-} as const;
+const cliType = { KEYWORD: 'Keyword', INT: 'Int' } as const;
+export const crawlSearchAttributes: Record<string, 'Keyword' | 'Int'> = Object.fromEntries(
+  Object.values(crawlKeys).map((key) => [key.name, cliType[key.type as keyof typeof cliType]]),
+);
 
 /** Makes crawl workflows continue-as-new after ~60 events, so tests exercise it. */
 export const testDynamicConfig = ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=60'] as const;
