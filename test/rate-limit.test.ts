@@ -117,6 +117,17 @@ describe('rate limits on one Redis', () => {
     expect(brief(await statusOf(api, key))).toEqual([429, '0']);
   });
 
+  it('documents 429 with Retry-After and the RateLimit headers on exactly the limited routes', async () => {
+    type Doc = { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const doc = (await (await fetch(`${api.url}/api-reference?format=json`)).json()) as Doc;
+    const limited = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.entries(ops).filter(([, op]) => op.responses['429']).map(([method]) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(limited).toEqual(['DELETE /v1/crawl/{id}', 'DELETE /v1/crawl/{id}/cancel', 'GET /v1/crawl/{id}', 'POST /v1/crawl', 'POST /v1/map', 'POST /v1/scrape']);
+    expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['429']!.headers!)).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['200']!.headers!)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+  });
+
   it('sends no RateLimit headers and never 429 when a limit is set to 0', async () => {
     const { key } = await newKey(unlimited);
     const answers = [];
