@@ -45,6 +45,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://u@h/db'],
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['AUTH_URL', 'api.example.com'],
+    ['EGRESS_ALLOW_CIDRS', '10.0.0.0/33'],
     ['API_PORT', '70000'],
     ['WORKER_CONCURRENCY', '0'],
     ['ALLOW_PRIVATE_ADDRESSES', 'maybe'],

@@ -54,7 +54,8 @@ function coerce(name: string, setting: Setting, raw: string): { value?: unknown;
   const validate = ajv.compile({ type: 'object', properties: { v: setting.schema } });
   if (validate(holder)) return { value: holder.v };
   const shown = setting.secret ? '(hidden)' : JSON.stringify(raw);
-  const why = validate.errors?.map((e) => e.message).join('; ') ?? 'invalid';
+  // A regex is no help to a person reading a boot error: the doc line says what is expected.
+  const why = validate.errors?.map((e) => (e.keyword === 'pattern' ? 'has the wrong format' : e.message)).join('; ') ?? 'invalid';
   return { problem: `${name}=${shown} is invalid: ${why}. ${setting.doc}` };
 }
 
