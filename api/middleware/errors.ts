@@ -76,9 +76,16 @@ export function errorMiddleware(bodyLimit: number): Middleware<AppState> {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}. See /api-reference.`);
       }
-      // The router's allowedMethods answered 405 with an Allow header but no body.
-      if (ctx.status === 405 && ctx.body === undefined) {
-        throw new MethodNotAllowedError(ctx.method, ctx.path, ctx.response.get('Allow').split(/,\s*/));
+      // The router's allowedMethods answered 405, or 501 for a method it implements nowhere (TRACE,
+      // QUERY, ...), with an Allow header but no body. Neither is the server's fault: a path that
+      // exists gets 405 listing its methods, any other path 404.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+        const allowed = ctx.response.get('Allow').split(/,\s*/).filter(Boolean);
+        if (!allowed.length) {
+          ctx.remove('Allow');
+          throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}. See /api-reference.`);
+        }
+        throw new MethodNotAllowedError(ctx.method, ctx.path, allowed);
       }
     } catch (err) {
       const apiError = toApiError(err, bodyLimit);
