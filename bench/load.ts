@@ -1,23 +1,26 @@
 /**
- * Load check: `--clients` concurrent keep-alive clients for `--duration` seconds, half of them
+ * Load check: `--clients` concurrent keep-alive clients for `--duration` seconds per round, half of them
  * sending POST /v1/scrape (fetch engine, markdown, a ~20 KB page on loopback), half polling
  * GET /v1/crawl/{id} on crawls started at the beginning (running, then finished with documents to
  * page through). Prints throughput, p50/p99 latency and status counts per endpoint, and the RSS of
  * the API and worker processes before, at peak, right after the load and after `--settle` idle
- * seconds. Fails (exit 1) on any 5xx, network error or unexpected status, or when memory grew and
- * did not come back down.
+ * seconds (after the crawls have finished). Fails (exit 1) on any 5xx, network error or unexpected
+ * status, or when memory keeps growing: more than 64 MB from one settled round to the next (one
+ * round: from the warm start to the settled end).
  *
- *   npm run bench:load [-- --clients 16 --duration 60 --settle 30 --rounds 1 --worker-concurrency 4]
+ *   npm run bench:load [-- --clients 16 --duration 30 --settle 30 --rounds 2 --worker-concurrency 4]
+ *
+ * Defaults: 60 s of load in two rounds, about 4 minutes in all with start-up and the settling.
  *
  * Like bench/scrape.ts: its own PostgreSQL, Redis and Temporal dev server on free ports with
  * throwaway data (tool paths from STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI); unlike
  * it, the API (api/main.ts) and the worker (worker.ts) run as processes of their own, as deployed,
  * so each one's memory is its own. Rate limits are switched off (0): this measures the service,
- * not the limiter. With `--rounds 2` the load repeats, which tells a leak (RSS keeps climbing
- * round after round) from a warm heap (it levels off).
+ * not the limiter. The load comes in rounds because a heap first grows to its working set: a leak
+ * keeps climbing round after round, a warm heap levels off.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,7 @@ import { Agent, request } from 'undici';
 import { createKey } from '../api/keys-store.js';
 import { createPrisma } from '../prisma/client.js';
 import { installSignalCleanup, spawnChild, type Child } from '../scripts/infra/child.js';
+import { readPidFile } from '../scripts/infra/pid-files.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
 import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
@@ -38,9 +42,9 @@ import { articlePage } from './html-fixture.js';
 const { values: args } = parseArgs({
   options: {
     clients: { type: 'string', default: '16' },
-    duration: { type: 'string', default: '60' },
+    duration: { type: 'string', default: '30' },
     settle: { type: 'string', default: '30' },
-    rounds: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '2' },
     crawls: { type: 'string', default: '4' },
     'crawl-pages': { type: 'string', default: '200' },
     'worker-concurrency': { type: 'string', default: '4' },
@@ -97,6 +101,21 @@ function startFixture(sitePages: number) {
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** CPU seconds (user + system) used so far by a process, and by its live children when asked (PostgreSQL's backends). */
+function cpuSeconds(pid: number, withChildren = false): number {
+  const own = (p: number) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+    } catch {
+      return undefined;
+    }
+  };
+  let total = own(pid)?.cpu ?? 0;
+  if (withChildren) for (const d of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) if (own(Number(d))?.ppid === pid) total += own(Number(d))!.cpu;
+  return total;
 }
 
 interface Sample {
@@ -208,12 +227,19 @@ async function main(): Promise<number> {
   };
   const expected = { scrape: 200, status: 200 };
   let measuredMs = 0;
+  const pidOf = (name: string) => readPidFile(pidDir, name)?.pid ?? -1;
+  const cpuNow = () => {
+    const self = process.cpuUsage();
+    return { api: cpuSeconds(api.pid!), worker: cpuSeconds(worker.pid!), postgres: cpuSeconds(pidOf('postgres'), true), temporal: cpuSeconds(pidOf('temporal')), bench: (self.user + self.system) / 1e6 };
+  };
+  const cpuUsed = { api: 0, worker: 0, postgres: 0, temporal: 0, bench: 0 };
   for (let round = 1; round <= ROUNDS; round++) {
     const crawlIds = await startCrawls(Number(args.crawls));
     const sampler = setInterval(() => {
       const s = sample();
       peak = { api: Math.max(peak.api, s.api), worker: Math.max(peak.worker, s.worker) };
     }, 500);
+    const cpuBefore = cpuNow();
     const began = performance.now();
     const until = began + DURATION_MS;
     const timedCall = async (which: 'scrape' | 'status', fn: () => Promise<{ status: number }>) => {
@@ -235,10 +261,15 @@ async function main(): Promise<number> {
       }),
     );
     measuredMs += performance.now() - began;
+    const cpuAfter = cpuNow();
+    for (const k of Object.keys(cpuUsed) as (keyof typeof cpuUsed)[]) cpuUsed[k] += cpuAfter[k] - cpuBefore[k];
     clearInterval(sampler);
     memory.push({ label: `after round ${round}`, at: sample() });
-    const states = await Promise.all(crawlIds.map(async (id) => (await call('GET', `/v1/crawl/${id}?limit=1`)).body.status));
-    console.log(`round ${round}: crawls ${states.join(', ')}`);
+    // Idle means idle: the crawls finish first (the worker keeps crawling after the load stops).
+    const drained = performance.now();
+    const states = async () => Promise.all(crawlIds.map(async (id) => (await call('GET', `/v1/crawl/${id}?limit=1`)).body.status as string));
+    while ((await states()).includes('scraping') && performance.now() - drained < 300_000) await sleep(1000);
+    console.log(`round ${round}: crawls ${(await states()).join(', ')} ${((performance.now() - drained) / 1000).toFixed(0)} s after the load stopped`);
     await sleep(SETTLE_MS);
     memory.push({ label: `after round ${round} + ${SETTLE_MS / 1000} s idle`, at: sample() });
   }
@@ -257,14 +288,20 @@ async function main(): Promise<number> {
     );
     for (const e of [...new Set(s.networkErrors)].slice(0, 5)) console.log(`    network error: ${e}`);
   }
+  const wall = measuredMs / 1000;
+  console.log(`\nCPU under load, in cores (2 = both cores of this machine busy): ${Object.entries(cpuUsed).map(([k, v]) => `${k} ${(v / wall).toFixed(2)}`).join(', ')}`);
   console.log(`\nRSS (MB)${''.padEnd(30)}${'API'.padStart(8)}${'worker'.padStart(8)}`);
   for (const { label, at } of [...memory.slice(0, 1), { label: 'peak under load', at: peak }, ...memory.slice(1)]) {
     console.log(`  ${label.padEnd(36)}${at.api.toFixed(0).padStart(8)}${at.worker.toFixed(0).padStart(8)}`);
   }
-  const first = memory[0]!.at;
-  const last = memory[memory.length - 1]!.at;
-  const grew = (['api', 'worker'] as const).filter((p) => last[p] - first[p] > GROWTH_LIMIT_MB);
-  console.log(`\nmemory after the last settle vs before: API ${(last.api - first.api).toFixed(0)} MB, worker ${(last.worker - first.worker).toFixed(0)} MB (limit +${GROWTH_LIMIT_MB} MB): ${grew.length ? `GREW: ${grew.join(', ')}` : 'settled'}`);
+  // A heap grows to its working set and then levels off; a leak keeps growing. With several rounds
+  // compare the last two settled values; with one, the settled value against the warm start.
+  const settled = memory.filter((m) => m.label.includes('idle'));
+  const [from, to] = settled.length >= 2 ? [settled[settled.length - 2]!, settled[settled.length - 1]!] : [memory[0]!, settled[0]!];
+  const grew = (['api', 'worker'] as const).filter((p) => to.at[p] - from.at[p] > GROWTH_LIMIT_MB);
+  console.log(
+    `\nRSS "${to.label}" vs "${from.label}": API ${(to.at.api - from.at.api).toFixed(0)} MB, worker ${(to.at.worker - from.at.worker).toFixed(0)} MB (limit +${GROWTH_LIMIT_MB} MB): ${grew.length ? `GREW: ${grew.join(', ')}` : 'settled'}`,
+  );
   console.log(failures || grew.length ? `\nFAIL: ${failures} failed requests${grew.length ? ', memory grew' : ''}` : '\nPASS: no 5xx, no errors, memory settled');
   return failures || grew.length ? 1 : 0;
 }
