@@ -7,7 +7,9 @@
  * the glob, not `maxRequestsPerCrawl`, which stalls the end of a crawl (shared/DEPENDENCY-NOTES.md).
  *
  * Forked by bench/crawl.ts with a JSON `BaselineRequest` as its argument; it runs each crawl in
- * turn (a warm-up, then the measured one) and sends one `BaselineReport` per crawl.
+ * turn (a warm-up, then the measured one) and sends one `BaselineReport` per crawl (printed as
+ * JSON when run by hand, e.g. `node --cpu-prof --import tsx bench/crawl-baseline.ts '<request>'`
+ * against `node --import tsx bench/crawl-site.ts /site/:2000 /warm/:100`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +94,9 @@ const storageDir = mkdtempSync(join(tmpdir(), 'pagewright-crawlee-'));
 try {
   for (const crawl of request.crawls) {
     const report = await runCrawl(crawl, request.concurrency, storageDir);
-    await new Promise<void>((resolve, reject) => process.send!(report, (err: Error | null) => (err ? reject(err) : resolve())));
+    // Run by hand (no IPC channel, e.g. under --cpu-prof): print the report instead.
+    if (!process.send) console.log(JSON.stringify(report));
+    else await new Promise<void>((resolve, reject) => process.send!(report, (err: Error | null) => (err ? reject(err) : resolve())));
   }
 } finally {
   rmSync(storageDir, { recursive: true, force: true });

@@ -105,8 +105,9 @@ export async function crawlBreakdown(client: Client, workflowId: string, slots: 
   const events = runs.flat();
   const start = toMs(events[0]?.eventTime);
   const end = toMs(events.at(-1)?.eventTime);
-  const pages = spans(events, 'crawlPage').filter((s) => s.started !== undefined && s.closed !== undefined) as Required<Span>[];
-  const claims = spans(events, 'claimUrls').filter((s) => s.closed !== undefined) as Array<Span & { closed: number }>;
+  // Event ids restart in every run: pair events within their run.
+  const pages = runs.flatMap((run) => spans(run, 'crawlPage')).filter((s) => s.started !== undefined && s.closed !== undefined) as Required<Span>[];
+  const claims = runs.flatMap((run) => spans(run, 'claimUrls')).filter((s) => s.closed !== undefined) as Array<Span & { closed: number }>;
   const running = occupancy(pages.map((p) => [p.started, p.closed]), start, end, slots);
   const inFlight = occupancy(pages.map((p) => [p.scheduled, p.closed]), start, end, Infinity);
   const schedules = pages.map((p) => p.scheduled).sort((a, b) => a - b);
@@ -115,18 +116,20 @@ export async function crawlBreakdown(client: Client, workflowId: string, slots: 
     const next = schedules.find((t) => t >= p.closed);
     if (next !== undefined) refill.push(next - p.closed);
   }
-  const wfScheduled = new Map<string, number>();
   const wfQueue: number[] = [];
   const wfRun: number[] = [];
-  let lastStarted = NaN;
-  for (const e of events) {
-    if (e.workflowTaskScheduledEventAttributes) wfScheduled.set(idOf(e.eventId), toMs(e.eventTime));
-    const started = e.workflowTaskStartedEventAttributes as { scheduledEventId?: Id } | undefined;
-    if (started) {
-      lastStarted = toMs(e.eventTime);
-      wfQueue.push(lastStarted - (wfScheduled.get(idOf(started.scheduledEventId)) ?? NaN));
+  for (const run of runs) {
+    const wfScheduled = new Map<string, number>();
+    let lastStarted = NaN;
+    for (const e of run) {
+      if (e.workflowTaskScheduledEventAttributes) wfScheduled.set(idOf(e.eventId), toMs(e.eventTime));
+      const started = e.workflowTaskStartedEventAttributes as { scheduledEventId?: Id } | undefined;
+      if (started) {
+        lastStarted = toMs(e.eventTime);
+        wfQueue.push(lastStarted - (wfScheduled.get(idOf(started.scheduledEventId)) ?? NaN));
+      }
+      if (e.workflowTaskCompletedEventAttributes) wfRun.push(toMs(e.eventTime) - lastStarted);
     }
-    if (e.workflowTaskCompletedEventAttributes) wfRun.push(toMs(e.eventTime) - lastStarted);
   }
   return {
     runs: runs.length,

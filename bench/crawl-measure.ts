@@ -31,7 +31,8 @@ export function sampleRss(pid: number, intervalMs = 200): RssSampler {
   let samples = 0;
   const sample = () => {
     const m = memoryKiB(pid);
-    if (!m) return;
+    // A process that has exited but not been reaped (a zombie) has no Vm* lines.
+    if (!m || Number.isNaN(m.rss)) return;
     if (samples++ === 0) firstKiB = m.rss;
     peakKiB = Math.max(peakKiB, m.rss);
     hwmKiB = Math.max(hwmKiB, m.hwm);
@@ -71,11 +72,14 @@ export function cpuMs(pid: number, children = false): number {
   return sum;
 }
 
-/** CPU ms the whole machine has been busy (all cores, every process), from /proc/stat. */
-export function machineBusyMs(): number {
+/**
+ * CPU ms the whole machine has been busy (all cores, every process), and ms stolen by the
+ * hypervisor for other guests (a virtual machine's vCPUs may not run while the host is busy), from /proc/stat.
+ */
+export function machineCpuMs(): { busy: number; steal: number } {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return (user + nice + system + irq + softirq + steal) * TICK_MS;
+  return { busy: (user + nice + system + irq + softirq) * TICK_MS, steal: steal * TICK_MS };
 }
 
 /** CPU ms per thread name (`comm`) of one process: tells its main thread from the convert threads and Temporal's core. */

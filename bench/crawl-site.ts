@@ -118,7 +118,10 @@ async function serve(folders: Array<[string, number]>): Promise<void> {
   });
   // The parent's end is ours: no orphaned server.
   process.on('disconnect', () => process.exit(0));
-  process.send?.({ type: 'ready', port: (server.address() as AddressInfo).port });
+  const port = (server.address() as AddressInfo).port;
+  // Run by hand (no IPC channel): say where it listens.
+  if (process.send) process.send({ type: 'ready', port });
+  else console.log(`crawl-site: http://127.0.0.1:${port}${folders.map(([f, n]) => ` ${f} (${n} pages)`).join(',')}`);
 }
 
 export type Hits = Record<string, { total: number; distinct: number }>;

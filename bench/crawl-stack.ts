@@ -43,6 +43,8 @@ export interface CrawlStackOptions {
   workerConcurrency: number;
   /** PostgreSQL with fsync and synchronous commit on, as in production; default off (throwaway data, like the tests). */
   pgFsync: boolean;
+  /** Extra Node options for the worker process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (the profile is written when it stops). */
+  workerNodeArgs?: string[];
 }
 
 export async function startCrawlStack(options: CrawlStackOptions): Promise<CrawlStack> {
@@ -85,7 +87,7 @@ export async function startCrawlStack(options: CrawlStackOptions): Promise<Crawl
 
     // worker.ts as deployed; ready once it logs that it polls (an info line, the default level).
     const logFile = join(root, 'worker.log');
-    const worker = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+    const worker = spawnChild({ name: 'worker', command: process.execPath, args: [...(options.workerNodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
     stops.push(() => worker.stop());
     await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child: worker });
 

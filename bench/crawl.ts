@@ -2,7 +2,7 @@
  * Crawl throughput: our durable crawl against Crawlee's CheerioCrawler, on the same generated site.
  * Target (the issue): at least as fast as the baseline, while durable.
  *
- *   npm run bench:crawl [-- --pages 2000 --concurrency 16 --warmup-pages 100 --timeout 300 --pg-fsync --only ours|baseline]
+ *   npm run bench:crawl [-- --pages 2000 --concurrency 16 --warmup-pages 100 --timeout 300 --pg-fsync --only ours|baseline --worker-profile DIR]
  *
  * - The site: `--pages` pages of ~8.5 KB (bench/crawl-site.ts: a binary tree plus cross links, so
  *   every page is reachable and links repeat), served on loopback by a process of its own.
@@ -35,7 +35,7 @@ import { CRAWL_WINDOW } from '../workflows/crawl.js';
 import { installSignalCleanup, logTail } from '../scripts/infra/child.js';
 import type { BaselineReport, BaselineRequest } from './crawl-baseline.js';
 import { crawlBreakdown, type CrawlBreakdown } from './crawl-history.js';
-import { cpuMs, machineBusyMs, median, mib, sampleRss, threadCpuDelta, threadCpuMs } from './crawl-measure.js';
+import { cpuMs, machineCpuMs, median, mib, sampleRss, threadCpuDelta, threadCpuMs } from './crawl-measure.js';
 import { PAGE_BYTES, sitePage, startSite, type SiteProcess } from './crawl-site.js';
 import { startCrawlStack, type CrawlStack } from './crawl-stack.js';
 
@@ -48,6 +48,8 @@ const { values: args } = parseArgs({
     timeout: { type: 'string', default: '300' },
     'pg-fsync': { type: 'boolean', default: false },
     only: { type: 'string' },
+    /** Write CPU profiles of the worker process (main and convert threads) into this directory. */
+    'worker-profile': { type: 'string' },
   },
 });
 const PAGES = Number(args.pages);
@@ -71,8 +73,12 @@ interface SideResult {
   pagesPerSec: number;
   /** CPU ms per page by process (all cores). */
   cpuPerPage: Array<[string, number]>;
+  /** CPU ms per page by thread name of the process doing the crawling (ours: the worker), largest first. */
+  threads: Array<[string, number]>;
   /** Share (0–1) of all cores used by other processes on the machine during the measured crawl. */
   otherLoad: number;
+  /** Share (0–1) of all cores' time stolen by the hypervisor during the measured crawl. */
+  steal: number;
   /** RSS when sampling began (ours: the idle worker after boot; baseline: at fork), KiB. */
   startRssKiB: number;
   /** Highest RSS sampled (every 200 ms) during the warm-up and measured crawls, KiB. */
@@ -108,11 +114,13 @@ async function baseline(site: SiteProcess, root: string): Promise<SideResult> {
   const rss = sampleRss(child.pid!);
   const reports: BaselineReport[] = [];
   // [site CPU, machine busy, this process's CPU] when the warm-up ended and when the measured crawl ended.
-  const marks = new Map<string, [number, number, number]>();
+  const marks = new Map<string, [number, ReturnType<typeof machineCpuMs>, number]>();
+  const threadMarks = new Map<string, Map<string, number>>();
   const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
   child.on('message', (msg: BaselineReport) => {
     reports.push(msg);
-    marks.set(msg.label, [cpuMs(site.pid), machineBusyMs(), selfCpu()]);
+    marks.set(msg.label, [cpuMs(site.pid), machineCpuMs(), selfCpu()]);
+    threadMarks.set(msg.label, threadCpuMs(child.pid!));
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), 2 * TIMEOUT_MS);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
@@ -128,7 +136,7 @@ async function baseline(site: SiteProcess, root: string): Promise<SideResult> {
   const [siteStart, busyStart, selfStart] = marks.get('warm-up')!;
   const [siteEnd, busyEnd, selfEnd] = marks.get('measured')!;
   const siteCpu = siteEnd - siteStart;
-  const others = busyEnd - busyStart - measured.cpuMs - siteCpu - (selfEnd - selfStart);
+  const others = busyEnd.busy - busyStart.busy - measured.cpuMs - siteCpu - (selfEnd - selfStart);
   const hits = await site.hits();
   if (hits['/site/'].distinct !== PAGES || hits['/site/'].total !== PAGES) throw new BenchFailure(`the Crawlee baseline fetched ${hits['/site/'].total} pages (${hits['/site/'].distinct} distinct); expected ${PAGES}, each once`);
   return {
@@ -138,7 +146,9 @@ async function baseline(site: SiteProcess, root: string): Promise<SideResult> {
       ['crawlee process', measured.cpuMs / PAGES],
       ['fixture site', siteCpu / PAGES],
     ],
+    threads: threadCpuDelta(threadMarks.get('warm-up')!, threadMarks.get('measured')!).map(([name, ms]) => [name, ms / PAGES] as [string, number]),
     otherLoad: Math.max(0, others) / (availableParallelism() * measured.wallMs),
+    steal: (busyEnd.steal - busyStart.steal) / (availableParallelism() * measured.wallMs),
     startRssKiB: memory.firstKiB,
     peakRssKiB: memory.peakKiB,
     hwmKiB: Math.max(memory.hwmKiB, measured.maxRssKiB),
@@ -205,9 +215,9 @@ async function checkStored(stack: CrawlStack, id: string, status: CrawlStatusBod
   if (engine !== 'fetch') throw new BenchFailure(`crawl ${id}: pages came from the ${engine} engine, expected fetch`);
 }
 
-async function ours(site: SiteProcess, root: string): Promise<{ result: SideResult; breakdown: CrawlBreakdown; threads: Array<[string, number]> }> {
+async function ours(site: SiteProcess, root: string): Promise<{ result: SideResult; breakdown: CrawlBreakdown }> {
   console.log('starting PostgreSQL, Redis, the Temporal dev server, the API and a worker process ...');
-  const stack = await startCrawlStack({ root, workerConcurrency: CONCURRENCY, pgFsync: args['pg-fsync'] });
+  const stack = await startCrawlStack({ root, workerConcurrency: CONCURRENCY, pgFsync: args['pg-fsync'], workerNodeArgs: args['worker-profile'] ? ['--cpu-prof', `--cpu-prof-dir=${args['worker-profile']}`] : [] });
   try {
     const rss = sampleRss(stack.pids.worker);
     await site.resetHits();
@@ -226,10 +236,11 @@ async function ours(site: SiteProcess, root: string): Promise<{ result: SideResu
     ];
     const before = processes.map(([, read]) => read());
     const threadsBefore = threadCpuMs(stack.pids.worker);
-    const busyBefore = machineBusyMs();
+    const machineBefore = machineCpuMs();
     console.log(`our crawl: ${PAGES} pages ...`);
     const measured = await crawlThroughApi(stack, site, '/site/', PAGES);
-    const busy = machineBusyMs() - busyBefore;
+    const machineAfter = machineCpuMs();
+    const busy = machineAfter.busy - machineBefore.busy;
     const cpuPerPage = processes.map(([name, read], i) => [name, (read() - before[i]) / PAGES] as [string, number]);
     const others = busy - cpuPerPage.reduce((a, [, v]) => a + v * PAGES, 0);
     const threads = threadCpuDelta(threadsBefore, threadCpuMs(stack.pids.worker)).map(([name, ms]) => [name, ms / PAGES] as [string, number]);
@@ -238,9 +249,8 @@ async function ours(site: SiteProcess, root: string): Promise<{ result: SideResu
     await checkFetchedOnce(site, '/site/', PAGES, 'our crawl');
     const breakdown = await crawlBreakdown(stack.temporal, workflowIds.crawl(measured.id), CONCURRENCY);
     return {
-      result: { wallMs: measured.wallMs, pagesPerSec: PAGES / (measured.wallMs / 1000), cpuPerPage, otherLoad: Math.max(0, others) / (availableParallelism() * measured.wallMs), startRssKiB: memory.firstKiB, peakRssKiB: memory.peakKiB, hwmKiB: memory.hwmKiB },
+      result: { wallMs: measured.wallMs, pagesPerSec: PAGES / (measured.wallMs / 1000), cpuPerPage, threads, otherLoad: Math.max(0, others) / (availableParallelism() * measured.wallMs), steal: (machineAfter.steal - machineBefore.steal) / (availableParallelism() * measured.wallMs), startRssKiB: memory.firstKiB, peakRssKiB: memory.peakKiB, hwmKiB: memory.hwmKiB },
       breakdown,
-      threads,
     };
   } finally {
     await stack.stop();
@@ -278,10 +288,20 @@ function report(o: Awaited<ReturnType<typeof ours>> | undefined, b: SideResult |
   }
   console.log(`\nCPU per page by process (ms, all cores; ${availableParallelism()} cores give at most ${availableParallelism() * 1000} ms of CPU per second):`);
   if (o) console.log(`  ours:     ${o.result.cpuPerPage.map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
-  if (o) console.log(`  worker threads: ${o.threads.slice(0, 6).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
+  if (o) console.log(`    worker by thread: ${o.result.threads.slice(0, 6).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
   if (b) console.log(`  baseline: ${b.cpuPerPage.map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
+  if (b) console.log(`    crawlee by thread: ${b.threads.slice(0, 6).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
+  // Load-independent bounds: all cores busy, or the busiest thread of the crawling process busy.
+  const ceilings = (r: SideResult) => {
+    const total = r.cpuPerPage.reduce((a, [, v]) => a + v, 0);
+    const [name, busiest] = r.threads[0] ?? ['?', NaN];
+    return `${((availableParallelism() * 1000) / total).toFixed(0)} pages/s with every core busy, ${(1000 / busiest).toFixed(0)} pages/s with its busiest thread (${name}) busy`;
+  };
+  if (o) console.log(`  CPU ceilings, ours: ${ceilings(o.result)}`);
+  if (b) console.log(`  CPU ceilings, baseline: ${ceilings(b)}`);
   const load = [o && `ours ${(o.result.otherLoad * 100).toFixed(0)} %`, b && `baseline ${(b.otherLoad * 100).toFixed(0)} %`].filter(Boolean).join(', ');
-  console.log(`  other processes on the machine during the measured crawls: ${load} of all cores (near 0 for a meaningful run)`);
+  const steal = [o && `ours ${(o.result.steal * 100).toFixed(0)} %`, b && `baseline ${(b.steal * 100).toFixed(0)} %`].filter(Boolean).join(', ');
+  console.log(`  other processes on the machine during the measured crawls: ${load} of all cores; stolen by the hypervisor: ${steal} (both near 0 for a meaningful run)`);
   console.log(`  processPage alone (markdown + links, one page, this process): ${convertMs.toFixed(2)} ms`);
   if (o) {
     const h = o.breakdown;
