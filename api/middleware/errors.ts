@@ -37,6 +37,7 @@ const PG_CONNECTION_MESSAGES = new Set([
   'Connection terminated',
   'Connection terminated due to connection timeout',
   'timeout exceeded when trying to connect',
+  'Query read timeout', // pg's client-side query_timeout, should the pool ever set one
   'Client has encountered a connection error and is not queryable',
 ]);
 
