@@ -14,6 +14,7 @@ import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-s
 import type { crawl } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
+import { START_DEADLINE_MS } from './run-workflow.js';
 
 export interface Caller {
   apiKeyId?: string;
@@ -41,7 +42,7 @@ export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: C
     data: { id, apiKeyId: caller.apiKeyId ?? null, url: seed.href, options: options as object, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) },
   });
   try {
-    await temporal.workflow.start<typeof crawl>('crawl', {
+    await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start<typeof crawl>('crawl', {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowId: workflowIds.crawl(id),
       args: [{ crawlId: id, ...(options.webhookUrls?.length ? { hooks: { crawlId: id, urls: options.webhookUrls, metadata: options.webhookMetadata } } : {}) }],
@@ -53,7 +54,7 @@ export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: C
       ],
       memo: { seedHost: seed.hostname, apiKeyId: caller.apiKeyId ?? null, status: 'scraping', pagesDone: 0, limit: options.limit },
       staticSummary: `Crawl of ${seed.href} (limit ${options.limit})`,
-    });
+    }));
   } catch (err) {
     await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: 'The crawl could not be started on the workers.' } });
     throw new ServiceUnavailableError(`Could not start the crawl on the workers (Temporal): ${(err as Error).message}. Try again shortly.`);

@@ -10,6 +10,8 @@ import { toApiError } from './temporal-errors.js';
 
 /** Time the API gives Temporal and the worker beyond the page budget, to hand over the answer. */
 const HANDOFF_MS = 2000;
+/** Starting a workflow takes milliseconds; past this Temporal is unreachable and the caller gets a 503 (the client would otherwise retry for ~20 s). */
+export const START_DEADLINE_MS = 5000;
 
 export async function runWorkflowWithin<W extends Workflow>(
   deps: ApiDeps,
@@ -18,15 +20,18 @@ export async function runWorkflowWithin<W extends Workflow>(
   args: Parameters<W>,
   timeoutMs: number,
   onTimeout: () => ApiError,
+  what = workflowType,
 ): Promise<Awaited<ReturnType<W>>> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const handle = await deps.temporal.workflow.start<W>(workflowType, {
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      workflowId,
-      args,
-      workflowExecutionTimeout: timeoutMs + HANDOFF_MS * 2,
-    } as never);
+    const handle = await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      deps.temporal.workflow.start<W>(workflowType, {
+        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+        workflowId,
+        args,
+        workflowExecutionTimeout: timeoutMs + HANDOFF_MS * 2,
+      } as never),
+    );
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         handle.terminate('caller timeout reached').catch(() => undefined);
@@ -35,7 +40,7 @@ export async function runWorkflowWithin<W extends Workflow>(
     });
     return (await Promise.race([handle.result(), expired])) as Awaited<ReturnType<W>>;
   } catch (err) {
-    throw toApiError(err, onTimeout);
+    throw toApiError(err, onTimeout, what);
   } finally {
     clearTimeout(timer);
   }

@@ -12,7 +12,8 @@ function innermost(err: unknown): unknown {
   return cause;
 }
 
-export function toApiError(err: unknown, onTimeout: () => ApiError): ApiError {
+/** `what` names the operation in messages ("scrape", "map"). */
+export function toApiError(err: unknown, onTimeout: () => ApiError, what = 'scrape'): ApiError {
   if (err instanceof ApiError) return err;
   const cause = innermost(err);
   // The activity's schedule-to-close timeout is the caller's budget: running out of it is a timeout,
@@ -29,6 +30,6 @@ export function toApiError(err: unknown, onTimeout: () => ApiError): ApiError {
     case failureTypes.timeout:
       return onTimeout();
   }
-  if (err instanceof WorkflowFailedError) return new ScrapeFailedError(`The scrape failed: ${failure?.message ?? err.message}`);
+  if (err instanceof WorkflowFailedError) return new ScrapeFailedError(`The ${what} failed: ${failure?.message ?? err.message}`);
   return new ServiceUnavailableError(`Could not reach the workers (Temporal): ${(err as Error).message}. Try again shortly.`);
 }

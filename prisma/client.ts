@@ -11,7 +11,8 @@ export type { ApiKey, Crawl, CrawlUrl, Document } from './generated/client.js';
 
 /** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections). Call `$disconnect()` on shutdown. */
 export function createPrisma(databaseUrl: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  // A frozen or unreachable server must fail a request (→ 503), not hold it forever.
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 }) });
 }
 
 // Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step.

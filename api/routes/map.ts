@@ -24,6 +24,7 @@ export const mapRoute = defineRoute({
       },
     },
     408: { description: 'The map did not finish within 60 s.', schema: { $ref: '#/components/schemas/Error' } },
+    502: { description: 'The site could not be read at all; `error` says what failed.', schema: { $ref: '#/components/schemas/Error' } },
     503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
