@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
+import { x402Settings } from '../core/x402-settings.js';
 import type { ApiDeps } from './deps.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
@@ -17,6 +18,8 @@ import { RateLimiter } from './rate-limit.js';
 import type { AppContext, AppState, RouteSpec } from './route.js';
 import { apiRoutes } from './routes/index.js';
 import { referenceRoute } from './routes/reference.js';
+import { PAYMENT_REQUIRED, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, X402Gateway } from './x402/gateway.js';
+import { acceptPayment } from './x402/payment.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -30,20 +33,31 @@ function allowedOrigins(setting: string): (ctx: Koa.Context) => string {
   };
 }
 
-function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter): void {
+function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined): void {
   if (route.rateLimit && route.auth !== 'apiKey') throw new Error(`Route ${route.operationId}: a rate limit needs auth 'apiKey' (it counts per caller)`);
   if (route.body) precompile(route.body, 'body');
   if (route.query) precompile(route.query, 'query');
   if (route.params) precompile(route.params, 'params');
   router[route.method](route.path, async (ctx) => {
     const c = ctx as unknown as AppContext;
-    if (route.auth === 'apiKey') await authenticate(c);
-    // After authentication (limits are per caller), before validation (invalid requests count too).
-    if (route.rateLimit) await enforceRateLimit(c, limiter, route.rateLimit);
-    const body = route.body ? validateInput('body', route.body, ctx.request.body ?? {}) : undefined;
-    const query = route.query ? validateInput('query', route.query, { ...ctx.query }) : undefined;
-    const params = route.params ? validateInput('params', route.params, { ...ctx.params }) : undefined;
-    await route.handler(c, { body, query, params } as never);
+    // A caller with an Authorization header is an API-key caller (never asked to pay); without one, x402 may pay.
+    const payment = x402 && route.paidAs && !ctx.get('authorization') ? await acceptPayment(c, x402, route.paidAs) : undefined;
+    if (payment) c.state.auth = { payer: payment.payer };
+    else if (route.auth === 'apiKey') await authenticate(c);
+    c.state.payment = payment;
+    try {
+      // After authentication (limits are per caller), before validation (invalid requests count too).
+      if (route.rateLimit) await enforceRateLimit(c, limiter, route.rateLimit);
+      const body = route.body ? validateInput('body', route.body, ctx.request.body ?? {}) : undefined;
+      const query = route.query ? validateInput('query', route.query, { ...ctx.query }) : undefined;
+      const params = route.params ? validateInput('params', route.params, { ...ctx.params }) : undefined;
+      await route.handler(c, { body, query, params } as never);
+    } catch (err) {
+      await payment?.release(err);
+      throw err;
+    }
+    // Served: charge for it. If settlement fails, the error replaces the result (nothing unpaid leaves).
+    await payment?.chargeNow();
   });
 }
 
@@ -61,7 +75,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     await next();
   });
   app.use(errorMiddleware(deps.config.API_BODY_LIMIT_BYTES));
-  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], maxAge: 600 }));
+  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', PAYMENT_SIGNATURE], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', PAYMENT_REQUIRED, PAYMENT_RESPONSE], maxAge: 600 }));
   for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
 
   const { config } = deps;
@@ -77,7 +91,9 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     },
   });
   const router = new Router<AppState>();
-  for (const route of all) register(router, route, limiter);
+  const settings = x402Settings(config);
+  const x402 = settings ? new X402Gateway(settings, deps.log) : undefined;
+  for (const route of all) register(router, route, limiter, x402);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router };

@@ -18,6 +18,10 @@ import { START_DEADLINE_MS } from './run-workflow.js';
 
 export interface Caller {
   apiKeyId?: string;
+  /** Paying wallet (x402), for callers without a key. */
+  payer?: string;
+  /** Charge a paid request now (x402 settlement), before an effect that cannot be undone. */
+  charge?: () => Promise<void>;
 }
 
 function checkPatterns(options: CrawlOptions): void {
@@ -39,8 +43,15 @@ export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: C
   }
   const id = randomUUID();
   await prisma.crawl.create({
-    data: { id, apiKeyId: caller.apiKeyId ?? null, url: seed.href, options: options as object, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) },
+    data: { id, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, url: seed.href, options: options as object, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) },
   });
+  try {
+    // A paid crawl never runs unpaid: settlement comes before the workflow exists.
+    await caller.charge?.();
+  } catch (err) {
+    await prisma.crawl.delete({ where: { id } });
+    throw err;
+  }
   try {
     await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start<typeof crawl>('crawl', {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -52,20 +63,22 @@ export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: C
         { key: crawlSearchAttributes.apiKeyId, value: caller.apiKeyId ?? 'x402' },
         { key: crawlSearchAttributes.pagesDone, value: 0 },
       ],
-      memo: { seedHost: seed.hostname, apiKeyId: caller.apiKeyId ?? null, status: 'scraping', pagesDone: 0, limit: options.limit },
+      memo: { seedHost: seed.hostname, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, status: 'scraping', pagesDone: 0, limit: options.limit },
       staticSummary: `Crawl of ${seed.href} (limit ${options.limit})`,
     }));
   } catch (err) {
     await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: 'The crawl could not be started on the workers.' } });
-    throw new ServiceUnavailableError(`Could not start the crawl on the workers (Temporal): ${(err as Error).message}. Try again shortly.`);
+    const paid = caller.charge ? ` Your payment was settled (PAYMENT-RESPONSE header) and is not refunded automatically: give the operator crawl id ${id}.` : '';
+    throw new ServiceUnavailableError(`Could not start the crawl on the workers (Temporal): ${(err as Error).message}. Try again shortly.${paid}`);
   }
   return { success: true, id, url: seed.href };
 }
 
-/** Unknown, expired or another caller's crawl: 404, never a hint that it exists. */
+/** Unknown, expired or another caller's crawl (another key, another paying wallet): 404, never a hint that it exists. */
 async function findCrawl(deps: ApiDeps, id: string, caller: Caller) {
   const row = await deps.prisma.crawl.findUnique({ where: { id } });
-  if (!row || row.expiresAt < new Date() || (row.apiKeyId ?? undefined) !== caller.apiKeyId) {
+  const mine = row && (caller.apiKeyId ? row.apiKeyId === caller.apiKeyId : Boolean(caller.payer) && row.payer === caller.payer);
+  if (!row || !mine || row.expiresAt < new Date()) {
     throw new NotFoundError(`No crawl with id ${id} (it may have expired: crawls are kept ${deps.config.CRAWL_TTL_SECONDS} seconds).`);
   }
   return row;
@@ -103,6 +116,7 @@ export async function crawlStatus(deps: ApiDeps, id: string, caller: Caller, off
 
 export async function cancelCrawl(deps: ApiDeps, id: string, caller: Caller): Promise<{ success: true; message: string }> {
   const row = await findCrawl(deps, id, caller);
+  await caller.charge?.();
   if (row.status !== 'scraping') return { success: true, message: `Crawl ${id} had already ended (${row.status}).` };
   // The status flips first: claims and page stores check it under the crawl row lock, so nothing new starts or lands.
   await deps.prisma.crawl.updateMany({ where: { id, status: 'scraping' }, data: { status: 'cancelled', cancelledAt: new Date() } });

@@ -12,7 +12,8 @@ import { runWorkflowWithin } from './run-workflow.js';
 /** A map reads robots.txt, sitemaps and one page; it gets this long. */
 export const MAP_TIMEOUT_MS = 60_000;
 
-export async function runMap(deps: ApiDeps, options: MapOptions): Promise<{ success: true; links: string[]; scrape_id: string }> {
+/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps the 60 s. */
+export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infinity): Promise<{ success: true; links: string[]; scrape_id: string }> {
   const details = patternProblems(options, false);
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
   try {
@@ -22,8 +23,9 @@ export async function runMap(deps: ApiDeps, options: MapOptions): Promise<{ succ
     throw err;
   }
   const mapId = randomUUID();
-  const onTimeout = () => new ApiError(408, 'timeout', `The map did not finish within ${MAP_TIMEOUT_MS / 1000} s. Narrow it with includePaths or a lower limit, or try again.`);
-  const { documentId } = await runWorkflowWithin<typeof map>(deps, 'map', workflowIds.map(mapId), [{ mapId, options, deadline: Date.now() + MAP_TIMEOUT_MS }], MAP_TIMEOUT_MS, onTimeout);
+  const timeoutMs = Math.floor(Math.min(MAP_TIMEOUT_MS, budgetMs));
+  const onTimeout = () => new ApiError(408, 'timeout', `The map did not finish within ${Math.round(timeoutMs / 1000)} s. Narrow it with includePaths or a lower limit, or try again.`);
+  const { documentId } = await runWorkflowWithin<typeof map>(deps, 'map', workflowIds.map(mapId), [{ mapId, options, deadline: Date.now() + timeoutMs }], timeoutMs, onTimeout);
   const row = await deps.prisma.document.findUnique({ where: { id: documentId }, select: { links: true } });
   if (!row) throw new ScrapeFailedError('The map result could not be found (it may have expired).');
   return { success: true, links: (row.links as string[] | null) ?? [], scrape_id: mapId };

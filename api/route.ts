@@ -6,17 +6,20 @@
 import type { ParameterizedContext } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ApiDeps } from './deps.js';
+import type { PaidOperation } from '../core/x402-settings.js';
 import type { RateLimitName } from './rate-limit.js';
+import type { Payment } from './x402/payment.js';
 
 export type Schema = Exclude<JSONSchema, boolean>;
 
-export interface AuthState {
-  apiKeyId: string;
-}
+/** Who is calling: an API key, or (x402) the wallet that paid for this request. Exactly one is set. */
+export type AuthState = { apiKeyId: string; payer?: undefined } | { payer: string; apiKeyId?: undefined };
 
 export interface AppState {
   deps: ApiDeps;
   auth?: AuthState;
+  /** Set on requests paid with x402 (api/x402/payment.ts). */
+  payment?: Payment;
   requestId: string;
 }
 
@@ -44,6 +47,8 @@ interface RouteBase {
   auth: 'apiKey' | 'none';
   /** Which per-caller rate limit counts this route's requests (api/rate-limit.ts); needs `auth: 'apiKey'`. */
   rateLimit?: RateLimitName;
+  /** With x402 on, a caller without an API key may pay for this route as this operation (its price variable). */
+  paidAs?: PaidOperation;
   responses: Record<number, ResponseSpec>;
 }
 

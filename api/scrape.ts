@@ -32,9 +32,10 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety
   }
 }
 
-export async function runScrape(deps: ApiDeps, req: ScrapeRequest): Promise<ScrapeResponse> {
+/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps `timeout`. */
+export async function runScrape(deps: ApiDeps, req: ScrapeRequest, budgetMs = Infinity): Promise<ScrapeResponse> {
   const { config, prisma } = deps;
-  const timeoutMs = req.timeout ?? config.SCRAPE_TIMEOUT_MS;
+  const timeoutMs = Math.floor(Math.min(req.timeout ?? config.SCRAPE_TIMEOUT_MS, budgetMs));
   checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config));
   const scrapeId = randomUUID();
   const { url, timeout: _t, ...options } = req;

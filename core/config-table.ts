@@ -23,6 +23,8 @@ const positiveInt = { type: 'integer', minimum: 1 } as const;
 /** Requests per minute; 0 = unlimited. At most 1,000,000 (one every 60 µs). */
 const rateLimit = { type: 'integer', minimum: 0, maximum: 1000000 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
+/** A price in dollars: `$0.01` or `0.01`, at most 6 decimals (positivity: core/x402-settings.ts). */
+const price = { type: 'string', pattern: '^\\$?[0-9]+(\\.[0-9]{1,6})?$' } as const;
 
 export const settings = {
   NODE_ENV: {
@@ -71,7 +73,7 @@ export const settings = {
     default: 1048576,
     doc: 'Largest accepted JSON request body, in bytes; larger bodies get 413.',
   },
-  // Rate limits per API key (later: per paying address), shared by all API replicas through Redis.
+  // Rate limits per API key or paying address (x402), shared by all API replicas through Redis.
   // GCRA: a burst of up to N requests, then one every 60/N s; 0 switches the limit off. See api/rate-limit.ts.
   RATE_LIMIT_SCRAPE_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/scrape requests per minute per caller (burst up to this many); 0 = unlimited.' },
   RATE_LIMIT_CRAWL_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/crawl (crawls started) per minute per caller (burst up to this many); 0 = unlimited.' },
@@ -156,6 +158,40 @@ export const settings = {
     schema: { type: 'integer', minimum: 1000, maximum: 90000 },
     default: 30000,
     doc: 'Default scrape timeout in ms when a request gives none (1000–90000).',
+  },
+  // Pay per request (x402 protocol v2; api/x402/). Off unless X402_PAY_TO is set; cross-checks in core/x402-settings.ts.
+  X402_ENABLED: {
+    schema: { type: 'boolean' },
+    doc: 'Switch for pay-per-request (x402). Unset: on exactly when X402_PAY_TO is set. `true` without X402_PAY_TO refuses to start; `false` turns it off even with X402_PAY_TO.',
+  },
+  X402_PAY_TO: {
+    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    doc: 'Wallet address that receives payments (`0x` + 40 hex digits; mixed case must be a valid EIP-55 checksum). Setting it enables x402.',
+  },
+  X402_PRICE: { schema: price, default: '$0.01', doc: 'Price of each protected request in US dollars of the stablecoin (`$0.01` or `0.01`; positive, at most 6 decimals), unless the operation has its own price.' },
+  X402_SCRAPE_PRICE: { schema: price, doc: 'Price of POST /v1/scrape; default X402_PRICE.' },
+  X402_CRAWL_PRICE: { schema: price, doc: 'Price of POST /v1/crawl (the whole crawl); default X402_PRICE.' },
+  X402_CRAWL_STATUS_PRICE: { schema: price, doc: 'Price of GET /v1/crawl/{id}; default X402_PRICE.' },
+  X402_CRAWL_CANCEL_PRICE: { schema: price, doc: 'Price of DELETE /v1/crawl/{id} (and its /cancel alias); default X402_PRICE.' },
+  X402_MAP_PRICE: { schema: price, doc: 'Price of POST /v1/map; default X402_PRICE.' },
+  X402_FACILITATOR_URL: {
+    schema: httpUrl,
+    doc: 'Payment facilitator ({url}/verify, /settle, /supported). Default outside production: the public testnet facilitator `https://x402.org/facilitator`, which NODE_ENV=production refuses: set a production facilitator.',
+  },
+  X402_NETWORK: {
+    schema: { type: 'string', pattern: '^eip155:[1-9][0-9]*$' },
+    doc: 'Payment network (CAIP-2). Default `eip155:84532` (Base Sepolia); with NODE_ENV=production `eip155:8453` (Base). Payment is in the network\'s USDC.',
+  },
+  X402_FACILITATOR_BEARER_TOKEN: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Sent as `Authorization: Bearer ...` on every facilitator request (managed or self-hosted facilitators).' },
+  X402_FACILITATOR_TIMEOUT_MS: {
+    schema: { type: 'integer', minimum: 100, maximum: 300000 },
+    default: 30000,
+    doc: 'Timeout of each facilitator verify, settle and capability (`/supported`) request, in ms; past it the request gets 503 and no work is done.',
+  },
+  X402_MAX_TIMEOUT_SECONDS: {
+    schema: { type: 'integer', minimum: 30, maximum: 300 },
+    default: 60,
+    doc: 'How long a payment authorization stays valid (30-300 s), sent to clients as `maxTimeoutSeconds`. Paid work must end 12 s before it expires, so settlement can still happen.',
   },
   BILLING_ACCESS_TOKEN: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Subscription billing credential, when billing is enabled.' },
   BILLING_SUCCESS_URL: { schema: httpUrl, doc: 'Where billing sends a customer after checkout.' },

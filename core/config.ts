@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { Ajv } from 'ajv';
 import { settings, type Role, type Setting, type SettingName } from './config-table.js';
+import { x402Problems } from './x402-settings.js';
 
 type ValueOf<S> = S extends { schema: { type: 'integer' | 'number' } }
   ? number
@@ -90,6 +91,8 @@ export function loadConfig<R extends Role>(role: R, options: { env?: Record<stri
         'Unset it, or set ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION=true if that is really intended.',
     );
   }
+  // Only the API takes payments; other processes may share its environment.
+  if (role === 'api') problems.push(...x402Problems(values));
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(values) as RequiredFor<R>;
 }

@@ -17,6 +17,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    /** More top-level fields of the error body (the 402's `paymentRequired`). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.name = new.target.name;
@@ -112,5 +114,30 @@ export class RateLimitedError extends ApiError {
       'RateLimit-Remaining': '0',
       'RateLimit-Reset': String(resetSeconds),
     });
+  }
+}
+
+/**
+ * x402: the request needs a payment, or its payment was refused (invalid, replayed, not settled).
+ * The PAYMENT-REQUIRED header carries the protocol's base64 payload; the body repeats it decoded
+ * as `paymentRequired`, beside our usual fields.
+ */
+export class PaymentRequiredError extends ApiError {
+  constructor(code: 'payment_required' | 'payment_invalid' | 'payment_settlement_failed', message: string, headers: Record<string, string>, paymentRequired: unknown) {
+    super(402, code, message, undefined, headers, { paymentRequired });
+  }
+}
+
+/** x402: the facilitator could not be reached or did not answer in time. Nothing was done or charged. */
+export class FacilitatorUnavailableError extends ApiError {
+  constructor(message: string) {
+    super(503, 'payment_facilitator_unavailable', message, undefined, { 'Retry-After': '5' });
+  }
+}
+
+/** x402: the facilitator answered with something that is not the protocol. Nothing was done or charged. */
+export class FacilitatorError extends ApiError {
+  constructor(message: string) {
+    super(502, 'payment_facilitator_error', message);
   }
 }

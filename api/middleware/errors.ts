@@ -95,7 +95,7 @@ export function errorMiddleware(bodyLimit: number): Middleware<AppState> {
       }
       if (apiError) {
         ctx.status = apiError.status;
-        ctx.body = { success: false, error: apiError.message, code: apiError.code, ...(apiError.details ? { details: apiError.details } : {}) };
+        ctx.body = { success: false, error: apiError.message, code: apiError.code, ...(apiError.details ? { details: apiError.details } : {}), ...apiError.extra };
         if (apiError.headers) ctx.set(apiError.headers);
         return;
       }

@@ -10,15 +10,15 @@ import { rateLimitLabels, type RateLimiter, type RateLimitName } from '../rate-l
 import type { AppContext, AuthState } from '../route.js';
 
 export interface RateLimitSubject {
-  /** Counter key part: `key:<api key id>`; a pay-per-request caller would be `payer:<address>`. */
+  /** Counter key part: `key:<api key id>`, or `payer:<address>` for a caller paying per request (x402). */
   id: string;
   /** How the 429 message names the caller. */
   label: string;
 }
 
-/** Who a request is counted for. The one place to extend when callers without an API key arrive. */
+/** Who a request is counted for: the API key, or the paying wallet (verified by the facilitator). */
 export function rateLimitSubject(auth: AuthState): RateLimitSubject {
-  return { id: `key:${auth.apiKeyId}`, label: 'API key' };
+  return auth.payer ? { id: `payer:${auth.payer}`, label: 'paying address' } : { id: `key:${auth.apiKeyId}`, label: 'API key' };
 }
 
 export async function enforceRateLimit(ctx: AppContext, limiter: RateLimiter, name: RateLimitName): Promise<void> {

@@ -1,12 +1,16 @@
 /** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel (spec: "Endpoints"). */
 import type { CrawlOptions } from '../../core/crawl-contracts.js';
 import { crawlIdParams, crawlRequestSchema, crawlStatusQuery } from '../../core/schemas/crawl.js';
-import { cancelCrawl, crawlStatus, startCrawl } from '../crawl.js';
+import { cancelCrawl, crawlStatus, startCrawl, type Caller } from '../crawl.js';
 import { defineRoute, type AppContext } from '../route.js';
 import { documentSchema } from './document-schema.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' } as const;
-const caller = (ctx: AppContext) => ({ apiKeyId: ctx.state.auth?.apiKeyId });
+/** The crawl's owner: an API key, or the paying wallet (x402). A paid crawl is charged before it starts, a paid cancel before it cancels. */
+function caller(ctx: AppContext): Caller {
+  const { auth, payment } = ctx.state;
+  return { apiKeyId: auth?.apiKeyId, payer: auth?.payer, ...(payment ? { charge: () => payment.chargeNow() } : {}) };
+}
 
 export const startCrawlRoute = defineRoute({
   method: 'post',
@@ -17,6 +21,7 @@ export const startCrawlRoute = defineRoute({
   tag: 'Crawl',
   auth: 'apiKey',
   rateLimit: 'crawl',
+  paidAs: 'crawl',
   body: crawlRequestSchema,
   responses: {
     200: {
@@ -39,6 +44,7 @@ export const crawlStatusRoute = defineRoute({
   tag: 'Crawl',
   auth: 'apiKey',
   rateLimit: 'crawlStatus',
+  paidAs: 'crawlStatus',
   params: crawlIdParams,
   query: crawlStatusQuery,
   responses: {
@@ -75,6 +81,7 @@ const cancelSpec = {
   tag: 'Crawl',
   auth: 'apiKey',
   rateLimit: 'cancel',
+  paidAs: 'cancel',
   params: crawlIdParams,
   responses: {
     200: {

@@ -13,6 +13,7 @@ export const mapRoute = defineRoute({
   tag: 'Map',
   auth: 'apiKey',
   rateLimit: 'map',
+  paidAs: 'map',
   body: mapRequestSchema,
   responses: {
     200: {
@@ -28,6 +29,6 @@ export const mapRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
-    ctx.body = await runMap(ctx.state.deps, body as MapOptions);
+    ctx.body = await runMap(ctx.state.deps, body as MapOptions, ctx.state.payment?.workBudgetMs());
   },
 });

@@ -14,6 +14,7 @@ export const scrapeRoute = defineRoute({
   tag: 'Scrape',
   auth: 'apiKey',
   rateLimit: 'scrape',
+  paidAs: 'scrape',
   body: scrapeRequestSchema,
   responses: {
     200: {
@@ -29,6 +30,6 @@ export const scrapeRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
-    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest);
+    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest, ctx.state.payment?.workBudgetMs());
   },
 });
