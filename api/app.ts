@@ -63,8 +63,10 @@ function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimit
 
 export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoutes): { app: Koa<AppState>; router: Router<AppState> } {
   const app = new Koa<AppState>({ proxy: false });
+  const settings = x402Settings(deps.config);
+  const x402 = settings ? new X402Gateway(settings, deps.log) : undefined;
   let doc: OpenApiDocument | undefined;
-  const reference = referenceRoute(() => (doc ??= buildOpenApi(all, deps.config.AUTH_URL, API_VERSION)));
+  const reference = referenceRoute(() => (doc ??= buildOpenApi(all, deps.config.AUTH_URL, API_VERSION, settings)));
   const all = [...routes, reference];
 
   app.use(async (ctx, next) => {
@@ -75,7 +77,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     await next();
   });
   app.use(errorMiddleware(deps.config.API_BODY_LIMIT_BYTES));
-  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', PAYMENT_SIGNATURE], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', PAYMENT_REQUIRED, PAYMENT_RESPONSE], maxAge: 600 }));
+  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
   for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
 
   const { config } = deps;
@@ -91,8 +93,6 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     },
   });
   const router = new Router<AppState>();
-  const settings = x402Settings(config);
-  const x402 = settings ? new X402Gateway(settings, deps.log) : undefined;
   for (const route of all) register(router, route, limiter, x402);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -3,6 +3,7 @@
  * server registers and validates with. OpenAPI 3.1 schemas are JSON Schema 2020-12; ours use the
  * common subset, so they are copied as they are.
  */
+import type { X402Settings } from '../core/x402-settings.js';
 import type { RouteSpec, Schema } from './route.js';
 
 const errorSchema = {
@@ -39,6 +40,68 @@ const rateLimitHeaders = {
 const retryAfterHeader = { 'Retry-After': integerHeader('Seconds to wait before the request would be allowed.') };
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
+/** x402 (api/x402/): documented only when the deployment takes payments, as the server then behaves. */
+const paymentRequirementsSchema = {
+  type: 'object',
+  description: 'One way to pay (x402 v2, scheme `exact`: an EIP-3009 USDC transfer authorization).',
+  properties: {
+    scheme: { const: 'exact' },
+    network: { type: 'string', description: 'CAIP-2 network, e.g. `eip155:8453`.' },
+    asset: { type: 'string', description: 'Token contract (USDC).' },
+    amount: { type: 'string', description: 'Price in the token\'s atomic units (6 decimals: `10000` = $0.01).' },
+    payTo: { type: 'string', description: 'Receiving address.' },
+    maxTimeoutSeconds: { type: 'integer', description: 'How long the signed authorization may stay valid.' },
+    extra: { type: 'object', description: 'EIP-712 domain of the token (`name`, `version`).' },
+  },
+  required: ['scheme', 'network', 'asset', 'amount', 'payTo', 'maxTimeoutSeconds', 'extra'],
+} as const;
+const paymentRequiredSchema = {
+  type: 'object',
+  description: 'The x402 PaymentRequired object: the PAYMENT-REQUIRED header, decoded.',
+  properties: {
+    x402Version: { const: 2 },
+    error: { type: 'string' },
+    resource: { type: 'object', properties: { url: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } }, required: ['url'] },
+    accepts: { type: 'array', items: paymentRequirementsSchema },
+  },
+  required: ['x402Version', 'resource', 'accepts'],
+} as const;
+const paymentErrorSchema = {
+  allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { paymentRequired: { $ref: '#/components/schemas/PaymentRequired' } }, required: ['paymentRequired'] }],
+} as const;
+const paymentHeaders = {
+  'PAYMENT-REQUIRED': { description: 'Base64 of the JSON PaymentRequired object (x402 v2): what to pay and how.', schema: { type: 'string' } },
+  'PAYMENT-RESPONSE': { description: 'Base64 of the JSON settlement result (x402 v2): `success`, `transaction`, `network`, `payer`.', schema: { type: 'string' } },
+};
+const paymentRefusals = [
+  '`payment_required`: no API key and no PAYMENT-SIGNATURE header.',
+  '`payment_invalid`: the payment does not match, the facilitator refused it, or the authorization was already used.',
+  '`payment_settlement_failed`: the work was done but could not be charged, so its result is withheld (PAYMENT-RESPONSE says why).',
+].join(' ');
+
+function addPayment(route: RouteSpec, op: Record<string, unknown>, responses: Record<string, Record<string, unknown>>, x402: X402Settings): void {
+  const price = x402.prices[route.paidAs!];
+  op.security = [{ bearerAuth: [] }, { x402: [] }];
+  op.description = `${(op.description as string | undefined) ?? ''}\n\nWithout an API key, pay ${price} per request with x402 (PAYMENT-SIGNATURE header).`.trim();
+  const ok = responses[200]!;
+  ok.headers = { ...(ok.headers as object | undefined), 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } };
+  responses[402] = {
+    description: `Payment required or refused (x402). ${paymentRefusals}`,
+    headers: headerRefs(['PAYMENT-REQUIRED']),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/PaymentError' } } },
+  };
+  const facilitator = {
+    502: '`payment_facilitator_error`: the payment facilitator answered outside the protocol; nothing was done or charged.',
+    503: '`payment_facilitator_unavailable`: the payment facilitator cannot be reached or is too slow; nothing was done or charged.',
+  };
+  for (const [status, text] of Object.entries(facilitator)) {
+    const existing = responses[status];
+    responses[status] = existing
+      ? { ...existing, description: `${existing.description as string} Or (x402) ${text}` }
+      : { description: `(x402) ${text}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+}
+
 /** `/v1/crawl/:id` → `/v1/crawl/{id}` */
 export function openApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -56,8 +119,8 @@ function parameters(route: RouteSpec) {
   return out;
 }
 
-function operation(route: RouteSpec) {
-  const responses: Record<string, object> = {};
+function operation(route: RouteSpec, x402: X402Settings | undefined) {
+  const responses: Record<string, Record<string, unknown>> = {};
   // Every response of a limited route that got past authentication carries the RateLimit headers.
   const limited = route.rateLimit ? headerRefs(Object.keys(rateLimitHeaders)) : {};
   for (const [status, r] of Object.entries(route.responses)) {
@@ -79,7 +142,7 @@ function operation(route: RouteSpec) {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
-  return {
+  const op: Record<string, unknown> = {
     operationId: route.operationId,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
@@ -89,11 +152,13 @@ function operation(route: RouteSpec) {
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses,
   };
+  if (x402 && route.paidAs) addPayment(route, op, responses, x402);
+  return op;
 }
 
-export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, version: string) {
+export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, version: string, x402?: X402Settings) {
   const paths: Record<string, Record<string, object>> = {};
-  for (const route of routes) (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route);
+  for (const route of routes) (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, x402);
   return {
     openapi: '3.1.0',
     info: {
@@ -105,9 +170,21 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, ve
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Error: errorSchema },
-      headers: { ...retryAfterHeader, ...rateLimitHeaders },
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer pw_...`' } },
+      schemas: { Error: errorSchema, ...(x402 ? { PaymentRequired: paymentRequiredSchema, PaymentError: paymentErrorSchema } : {}) },
+      headers: { ...retryAfterHeader, ...rateLimitHeaders, ...(x402 ? paymentHeaders : {}) },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer pw_...`' },
+        ...(x402
+          ? {
+              x402: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'PAYMENT-SIGNATURE',
+                description: `Pay per request instead (x402 v2): base64 of a signed PaymentPayload answering the PAYMENT-REQUIRED header of a 402. Network ${x402.network}, USDC, to ${x402.payTo}. Clients such as @x402/fetch do it for you.`,
+              },
+            }
+          : {}),
+      },
     },
   };
 }

@@ -17,6 +17,9 @@ function describeType(schema: Record<string, unknown>): string {
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^postgres')) return 'postgres URL';
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^redis')) return 'redis URL';
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^https?')) return 'http(s) URL';
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^\\$?')) return 'dollar price';
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^0x')) return 'EVM address';
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^eip155')) return 'CAIP-2 network';
   if (typeof schema.minLength === 'number' && schema.minLength > 1) return `string, ${schema.minLength}+ chars`;
   return 'string';
 }

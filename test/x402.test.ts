@@ -4,6 +4,8 @@
  * local facilitator whose verification and settlement are the library's own (test/helpers/x402-facilitator.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
@@ -342,5 +344,23 @@ describe('x402: crawls', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(crawlSite.hits.length).toBe(hits);
     expect(await stack.api.deps.prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(0);
+  });
+});
+
+describe('x402: the reference', () => {
+  it('documents the payment on exactly the protected operations, and the 402 body matches it', async () => {
+    const doc = (await (await fetch(`${stack.api.url}/api-reference`)).json()) as { paths: Record<string, Record<string, { security: object[]; responses: Record<string, unknown> }>> };
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    const paid = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const))
+      .filter(([, op]) => op.security.some((s) => 'x402' in s));
+    expect(paid.map(([name]) => name).sort()).toEqual(['DELETE /v1/crawl/{id}', 'DELETE /v1/crawl/{id}/cancel', 'GET /v1/crawl/{id}', 'POST /v1/crawl', 'POST /v1/map', 'POST /v1/scrape']);
+    for (const [, op] of paid) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '402', '502', '503']));
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ ...doc, $id: 'openapi' } as never);
+    const validate = ajv.getSchema('openapi#/components/schemas/PaymentError')!;
+    const { body } = await unpaid('POST', '/v1/map', { url: site.url });
+    expect(validate(body)).toBe(true);
   });
 });
