@@ -16,7 +16,7 @@ import { getAddress, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCrawlSite } from './fixtures/crawl-site.js';
-import type { FixtureServer } from './fixtures/server.js';
+import { startFixtureServer, type FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
 import { startTestApi } from './helpers/api.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
@@ -290,6 +290,32 @@ describe('x402: paying', () => {
     }
   });
 
+  it('answers 502 and does no work when the facilitator rejects our credentials or answers outside the protocol', async () => {
+    const own = await startTestFacilitator();
+    const wrongToken = await startTestApi({ env: { ...x402Env(own), X402_FACILITATOR_BEARER_TOKEN: 'not-the-token', TEMPORAL_TASK_QUEUE: 'x402-nothing-runs-here' } });
+    // Serves the real /supported (so the 402 can be built) but answers /verify with an HTML error page.
+    const broken = await startFixtureServer({
+      '/supported': async (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(await (await fetch(`${own.url}/supported`, { headers: { authorization: `Bearer ${own.token}` } })).text()),
+      '/verify': (_req, res) => void res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>'),
+    });
+    const brokenApi = await startTestApi({ env: { ...x402Env(own), X402_FACILITATOR_URL: broken.url, TEMPORAL_TASK_QUEUE: 'x402-nothing-runs-here' } });
+    try {
+      const refused = await unpaidAt(wrongToken.url, '/v1/scrape', { url: site.url });
+      expect(refused.res.status).toBe(502);
+      expect(refused.body).toMatchObject({ code: 'payment_facilitator_error', error: expect.stringContaining('401') });
+      const { res: first } = await unpaidAt(brokenApi.url, '/v1/scrape', { url: site.url });
+      expect(first.status).toBe(402);
+      const account = wallet();
+      const header = await signedHeader(account, decodePaymentRequiredHeader(first.headers.get('payment-required')!));
+      const res = await fetch(brokenApi.url + '/v1/scrape', { method: 'POST', headers: { 'payment-signature': header, 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url }) });
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({ code: 'payment_facilitator_error', error: expect.stringContaining('(500)') });
+      expect(await brokenApi.deps.prisma.x402Payment.count({ where: { payer: account.address.toLowerCase() } })).toBe(0);
+    } finally {
+      await Promise.allSettled([wrongToken.close(), brokenApi.close(), broken.close(), own.stop()]);
+    }
+  });
+
   it('counts paid requests per paying address for rate limits', async () => {
     const [a, b] = [wallet(), wallet()];
     const map = (account: PrivateKeyAccount) => payingFetch(account)(stack.api.url + '/v1/map', { method: 'POST', ...json({ url: site.url }) });
@@ -308,6 +334,13 @@ async function unpaidAt(base: string, path: string, body: unknown) {
   return { res, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The crawl row once it is no longer scraping (read from PostgreSQL: polling through the API would cost). */
+async function crawlEnded(id: string) {
+  const prisma = stack.api.deps.prisma;
+  for (let i = 0; i < 240 && (await prisma.crawl.findUniqueOrThrow({ where: { id } })).status === 'scraping'; i++) await new Promise((r) => setTimeout(r, 250));
+  return prisma.crawl.findUniqueOrThrow({ where: { id } });
+}
+
 describe('x402: crawls', () => {
   it('settles a paid crawl before it starts, runs it once, and lets only the payer read it', async () => {
     const account = wallet();
@@ -318,8 +351,7 @@ describe('x402: crawls', () => {
     expect(decodePaymentResponseHeader(res.headers.get('payment-response')!)).toMatchObject({ success: true });
     expect(facilitator.balanceOf(account.address)).toBe(950_000n);
     const prisma = stack.api.deps.prisma;
-    for (let i = 0; i < 240 && (await prisma.crawl.findUniqueOrThrow({ where: { id } })).status === 'scraping'; i++) await new Promise((r) => setTimeout(r, 250));
-    const row = await prisma.crawl.findUniqueOrThrow({ where: { id } });
+    const row = await crawlEnded(id);
     expect(row).toMatchObject({ status: 'completed', payer: account.address.toLowerCase(), apiKeyId: null, completed: 3 });
     for (const path of ['/', '/one', '/two']) expect(crawlSite.pageHits(path)).toBe(1);
 
@@ -332,6 +364,20 @@ describe('x402: crawls', () => {
     expect(facilitator.balanceOf(stranger.address)).toBe(1_000_000n);
     expect((await stack.get(`/v1/crawl/${id}`)).status).toBe(404);
     expect(await prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
+  });
+
+  it('starts a crawl once for one payment: its replay is refused', async () => {
+    const account = wallet();
+    facilitator.mode.forgetNonces = true;
+    const header = await signedHeader(account, await requirementsFor('POST', '/v1/crawl', { url: crawlSite.url }));
+    const first = await paidWith(header, 'POST', '/v1/crawl', { url: crawlSite.url, limit: 1 });
+    expect(first.res.status).toBe(200);
+    expect(await crawlEnded(first.body.id as string)).toMatchObject({ status: 'completed', completed: 1 });
+    const replay = await paidWith(header, 'POST', '/v1/crawl', { url: crawlSite.url, limit: 1 });
+    expect(replay.res.status).toBe(402);
+    expect(replay.body).toMatchObject({ code: 'payment_invalid', error: expect.stringContaining('already used') });
+    expect(await stack.api.deps.prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
+    expect(facilitator.balanceOf(account.address)).toBe(950_000n);
   });
 
   it('does not start a crawl whose payment cannot be settled', async () => {
