@@ -55,6 +55,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   facilitator.mode.delayMs = 0;
+  facilitator.mode.settleDelayMs = 0;
   facilitator.mode.failSettle = false;
   facilitator.mode.forgetNonces = false;
 });
@@ -259,6 +260,18 @@ describe('x402: paying', () => {
     expect((await payments(account.address)).map((p) => p.status)).toEqual(['settle_failed']);
   });
 
+  it('withholds the result when settlement is not confirmed in time, and records it for reconciliation', async () => {
+    const account = wallet();
+    facilitator.mode.settleDelayMs = FACILITATOR_TIMEOUT_MS + 500;
+    const res = await payingFetch(account)(stack.api.url + '/v1/scrape', { method: 'POST', ...json({ url: `${site.url}/article` }) });
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ code: 'payment_facilitator_unavailable', error: expect.stringContaining('the result is withheld') });
+    expect(body.data).toBeUndefined();
+    const [row] = await payments(account.address);
+    expect(row).toMatchObject({ status: 'settle_failed', error: expect.stringContaining('did not answer the settle request within 1500 ms') });
+  });
+
   it('answers 503 and does no work when the facilitator is slower than X402_FACILITATOR_TIMEOUT_MS', async () => {
     const account = wallet();
     const header = await signedHeader(account, await requirementsFor('POST', '/v1/scrape', { url: site.url }));
@@ -390,6 +403,7 @@ describe('x402: crawls', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(crawlSite.hits.length).toBe(hits);
     expect(await stack.api.deps.prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(0);
+    expect((await payments(account.address)).map((p) => p.status)).toEqual(['settle_failed']);
   });
 });
 

@@ -46,14 +46,21 @@ export interface VerifiedPayment {
   authorization: Authorization;
 }
 
-/** Facilitator failures: no answer in time or no connection → 503; an answer outside the protocol → 502. */
-function facilitatorFailure(step: string, err: unknown): Error {
-  if (err instanceof FacilitatorTimeoutError) return new FacilitatorUnavailableError(`The payment facilitator did not answer the ${step} request within ${err.timeoutMs} ms; nothing was done or charged. Try again shortly.`);
+/**
+ * Facilitator failures: no answer in time or no connection → 503; an answer outside the protocol → 502.
+ * Before settlement nothing was done or charged; a failed settle is indeterminate (it may still land).
+ */
+function facilitatorFailure(step: 'supported' | 'verify' | 'settle', err: unknown): Error {
+  const outcome =
+    step === 'settle'
+      ? 'the result is withheld. If the payment settles late anyway, the operator can reconcile it (the request is recorded as settle_failed).'
+      : 'nothing was done or charged. Try again shortly.';
+  if (err instanceof FacilitatorTimeoutError) return new FacilitatorUnavailableError(`The payment facilitator did not answer the ${step} request within ${err.timeoutMs} ms; ${outcome}`);
   const cause = (err as { cause?: { code?: string } }).cause;
   if (err instanceof TypeError || cause?.code) {
-    return new FacilitatorUnavailableError(`The payment facilitator cannot be reached (${step}: ${cause?.code ?? (err as Error).message}); nothing was done or charged. Try again shortly.`);
+    return new FacilitatorUnavailableError(`The payment facilitator cannot be reached (${step}: ${cause?.code ?? (err as Error).message}); ${outcome}`);
   }
-  return new FacilitatorError(`The payment facilitator gave an invalid answer to ${step} (${(err as Error).message}); nothing was done or charged.`);
+  return new FacilitatorError(`The payment facilitator gave an invalid answer to ${step} (${(err as Error).message}); ${outcome}`);
 }
 
 function authorizationOf(payload: PaymentPayload): Authorization | undefined {

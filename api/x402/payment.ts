@@ -21,7 +21,7 @@ import type { AppContext } from '../route.js';
 import { PAYMENT_SIGNATURE, type VerifiedPayment, type X402Gateway } from './gateway.js';
 
 export class Payment {
-  private settlement?: SettleResponse;
+  private state: 'verified' | 'settled' | 'settle_failed' | 'not_charged' = 'verified';
 
   constructor(
     private readonly ctx: AppContext,
@@ -39,9 +39,10 @@ export class Payment {
     return Number(this.verified.authorization.validBefore) * 1000 - Date.now() - SETTLEMENT_MARGIN_MS;
   }
 
-  /** Settle now (idempotent). Sets PAYMENT-RESPONSE; throws 402 if settlement fails, 503/502 if the facilitator does. */
+  /** Settle now (once). Sets PAYMENT-RESPONSE; throws 402 if settlement fails, 503/502 if the facilitator does. */
   async chargeNow(): Promise<void> {
-    if (this.settlement) return;
+    if (this.state === 'settled') return;
+    if (this.state !== 'verified') throw new Error(`payment ${this.id} is ${this.state}; it cannot be charged`);
     let result: SettleResponse;
     try {
       result = await this.gateway.settle(this.verified);
@@ -56,19 +57,22 @@ export class Payment {
       const message = `The payment could not be settled (${result.errorReason ?? 'unknown reason'}), so the result is withheld and nothing was charged. Pay again with a new authorization.`;
       throw await this.gateway.paymentRequired(this.operation, this.resourceUrl, 'payment_settlement_failed', message, this.gateway.responseHeader(result));
     }
-    this.settlement = result;
-    await this.mark('settled', { transaction: result.transaction, settledAt: new Date() });
+    // Paid: the caller gets the result even if the ledger cannot be updated right now.
+    await this.mark('settled', { transaction: result.transaction, settledAt: new Date() }).catch((err: unknown) => {
+      this.ctx.state.deps.log.error('x402 payment settled but not recorded', { paymentId: this.id, transaction: result.transaction, error: (err as Error).message });
+    });
   }
 
-  /** The request failed: record that nothing was charged (unless it already was, e.g. a crawl whose start failed). */
+  /** The request failed before it was charged: record that nothing was charged. */
   async release(reason: unknown): Promise<void> {
-    if (this.settlement) return;
+    if (this.state !== 'verified') return;
     const error = reason instanceof ApiError ? `${reason.status} ${reason.code}` : 'internal error';
     await this.mark('not_charged', { error }).catch(() => undefined);
   }
 
-  private async mark(status: 'settled' | 'not_charged' | 'settle_failed', data: { transaction?: string; settledAt?: Date; error?: string }): Promise<void> {
-    await this.prisma.x402Payment.update({ where: { id: this.id }, data: { status, ...data } });
+  private async mark(state: 'settled' | 'not_charged' | 'settle_failed', data: { transaction?: string; settledAt?: Date; error?: string }): Promise<void> {
+    this.state = state;
+    await this.prisma.x402Payment.update({ where: { id: this.id }, data: { status: state, ...data } });
   }
 }
 

@@ -40,6 +40,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 export interface FacilitatorMode {
   /** Delay before answering every request (verify, settle, supported), ms. */
   delayMs: number;
+  /** Extra delay before answering POST /settle only, ms (a settlement slower than the API waits). */
+  settleDelayMs: number;
   /** Settlement (the on-chain transfer) fails: writeContract throws a revert-like error. */
   failSettle: boolean;
   /** The fake chain forgets used nonces, so a replayed authorization would verify and settle again (to prove the API's own replay protection). */
@@ -248,7 +250,7 @@ export async function startTestFacilitator(options: { token?: string } = {}): Pr
   const token = options.token ?? randomBytes(16).toString('hex');
   const defaultAsset = getDefaultAsset(NETWORK); // { asset, name: 'USDC', version: '2', decimals: 6 }
   const asset = getAddress(defaultAsset.asset);
-  const mode: FacilitatorMode = { delayMs: 0, failSettle: false, forgetNonces: false };
+  const mode: FacilitatorMode = { delayMs: 0, settleDelayMs: 0, failSettle: false, forgetNonces: false };
   const calls = { verify: 0, settle: 0, supported: 0 };
   const chain = new FakeChain(asset, defaultAsset.name, defaultAsset.version, mode);
 
@@ -283,6 +285,7 @@ export async function startTestFacilitator(options: { token?: string } = {}): Pr
     // The request is still processed after the delay even if the client has given up, as a real
     // facilitator would (a timed-out settle is an indeterminate outcome).
     if (mode.delayMs > 0) await sleep(mode.delayMs);
+    if (route === 'POST /settle' && mode.settleDelayMs > 0) await sleep(mode.settleDelayMs);
 
     if (route === 'GET /supported') {
       calls.supported++;
