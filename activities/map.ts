@@ -20,6 +20,7 @@ import { egressPolicyFrom } from './egress/policy.js';
 import { resolveAndCheck } from './egress/resolve.js';
 import { runEngines } from './engines/chain.js';
 import type { ActivityDeps } from './index.js';
+import { timeoutSignal } from '../core/timeout-signal.js';
 
 export function mapActivities(deps: ActivityDeps) {
   const { config, prisma } = deps;
@@ -40,7 +41,7 @@ export function mapActivities(deps: ActivityDeps) {
   return {
     async mapSite(input: MapInput): Promise<{ documentId: string; count: number }> {
       const { options } = input;
-      const signal = AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(Math.max(1, input.deadline - Date.now()))]);
+      const signal = AbortSignal.any([Context.current().cancellationSignal, timeoutSignal(Math.max(1, input.deadline - Date.now()))]);
       let seed: URL;
       try {
         seed = normalizeTargetUrl(options.url);

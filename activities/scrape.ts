@@ -14,6 +14,7 @@ import { AllEnginesFailedError, runEngines } from './engines/chain.js';
 import { EngineError } from './engines/types.js';
 import type { ActivityDeps } from './index.js';
 import { ExtractionError, extractWithLlm } from './llm/extract.js';
+import { timeoutSignal } from '../core/timeout-signal.js';
 
 
 const statusText = (code: number) => (code >= 200 && code < 300 ? undefined : `The target answered HTTP ${code}.`);
@@ -27,7 +28,7 @@ export function scrapeActivities(deps: ActivityDeps) {
       const remaining = input.deadline - Date.now();
       if (remaining < 250) throw ApplicationFailure.nonRetryable(`No time left of the ${input.timeoutMs} ms timeout`, failureTypes.timeout);
       const cancelled = Context.current().cancellationSignal;
-      const signal = AbortSignal.any([cancelled, AbortSignal.timeout(remaining)]);
+      const signal = AbortSignal.any([cancelled, timeoutSignal(remaining)]);
       const { options } = input;
       let target: URL;
       try {

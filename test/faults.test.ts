@@ -17,6 +17,7 @@ import { startTemporal, testDynamicConfig, type TemporalOptions } from '../scrip
 import { loadStackConfig, repoRoot } from '../scripts/stack-config.js';
 import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
 import { waitFor } from './fixtures/receiver.js';
+import { startFixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
 import { startCrawl, waitForCrawl } from './helpers/crawl.js';
 import { testEnv } from './helpers/env.js';
@@ -197,7 +198,7 @@ describe('Temporal stopped and restarted', () => {
   }, 400_000);
 });
 
-describe('browser service killed', () => {
+describe('browser service killed or hung', () => {
   const TOKEN = 'faults-browser-token-0123456789';
 
   async function startBrowserService(port: number, logFile: string): Promise<Child> {
@@ -239,4 +240,22 @@ describe('browser service killed', () => {
     expect((shot.body.data as { screenshot: string }).screenshot.length).toBeGreaterThan(1000);
     report('browser', { remoteMs: Math.round(before.ms), fallbackSpaMs: Math.round(spa.ms), fallbackScreenshotMs: Math.round(shot.ms) });
   }, 180_000);
+
+  it('a browser service that accepts the request but never answers still leaves local_browser time to render', async () => {
+    // Takes the render request and holds it open forever, like a wedged service behind a load balancer.
+    // Without a share of the budget, remote would hold all 40 s and the answer would be 408.
+    const hung = await startFixtureServer({ '/render': () => undefined });
+    cleanups.push(() => hung.close());
+    const site = await startSite();
+    cleanups.push(() => site.close());
+    const stack = await startTestStack({ BROWSER_ENGINE_URL: hung.url, BROWSER_ENGINE_TOKEN: TOKEN });
+    cleanups.push(() => stack.close());
+
+    const answer = await call(stack, 'POST', '/v1/scrape', { body: { url: `${site.url}/tall`, formats: ['screenshot'], timeout: 40_000 } });
+    expect(answer.body.error).toBeUndefined();
+    expect(answer.status).toBe(200);
+    expect((answer.body.data as { metadata: { engine: string } }).metadata.engine).toBe('local_browser');
+    expect(hung.hitsFor('/render')).toHaveLength(1);
+    report('browser-hung', { ms: Math.round(answer.ms) });
+  }, 120_000);
 });

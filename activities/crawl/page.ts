@@ -12,6 +12,7 @@ import { EngineError } from '../engines/types.js';
 import type { ActivityDeps } from '../index.js';
 import { addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
 import { rulesFor } from './rules.js';
+import { timeoutSignal } from '../../core/timeout-signal.js';
 
 /** Attempts of a page whose fetch keeps failing before it is recorded as failed. */
 export const PAGE_FETCH_ATTEMPTS = 3;
@@ -50,7 +51,7 @@ export function crawlPageActivities(deps: ActivityDeps) {
       const heartbeat = setInterval(() => ctx.heartbeat(), 2000);
       try {
         const deadline = Date.now() + PAGE_TIMEOUT_MS;
-        const signal = AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(PAGE_TIMEOUT_MS)]);
+        const signal = AbortSignal.any([ctx.cancellationSignal, timeoutSignal(PAGE_TIMEOUT_MS)]);
         const screenshot = formats.includes('screenshot@fullPage') ? 'fullPage' : formats.includes('screenshot') ? 'viewport' : undefined;
         let fetched;
         try {

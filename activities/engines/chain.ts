@@ -3,8 +3,12 @@
  * (screenshot, waitFor); otherwise `fetch` first, then a browser when the page is plainly
  * script-rendered or the fetch was refused. `remote` comes before `local_browser` when configured.
  * A refused URL (blocked) or an invalid request stops the chain at once: no engine may try it.
+ *
+ * A browser engine with another one after it gets only part of the remaining budget, so a browser
+ * service that accepts connections but never answers still leaves time for `local_browser`.
  */
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
+import { timeoutSignal } from '../../core/timeout-signal.js';
 
 export interface EngineSet {
   fetch: Engine;
@@ -47,15 +51,28 @@ function isFinal(err: EngineError): boolean {
   return err.kind === 'blocked' || err.kind === 'invalid';
 }
 
-async function attempt(engine: Engine, request: EngineRequest, failures: EngineError[]): Promise<EngineResult | undefined> {
+/** Share of the remaining budget a browser engine gets when another browser engine follows it. */
+export const FIRST_BROWSER_SHARE = 0.6;
+
+/** `request` with its deadline cut to `share` of what is left (at least 1 s), and a signal that fires then. */
+function withShare(request: EngineRequest, share: number): EngineRequest {
+  const ms = Math.max(1000, Math.floor((request.deadline - Date.now()) * share));
+  return { ...request, deadline: Math.min(request.deadline, Date.now() + ms), signal: AbortSignal.any([request.signal, timeoutSignal(ms)]) };
+}
+
+async function attempt(engine: Engine, request: EngineRequest, failures: EngineError[], share = 1): Promise<EngineResult | undefined> {
   if (request.signal.aborted) {
     failures.push(new EngineError(engine.name, 'timeout', 'no time left'));
     return undefined;
   }
+  const own = share < 1 ? withShare(request, share) : request;
   try {
-    return await engine.fetch(request);
+    return await engine.fetch(own);
   } catch (err) {
-    const e = err instanceof EngineError ? err : new EngineError(engine.name, 'network', (err as Error).message);
+    const e =
+      err instanceof EngineError
+        ? err
+        : new EngineError(engine.name, own.signal.aborted && !request.signal.aborted ? 'timeout' : 'network', (err as Error).message);
     if (isFinal(e)) throw e;
     failures.push(e);
     return undefined;
@@ -66,8 +83,8 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
   const failures: EngineError[] = [];
   const needsBrowser = Boolean(request.screenshot) || request.waitFor > 0;
   if (needsBrowser) {
-    for (const browser of engines.browsers) {
-      const result = await attempt(browser, request, failures);
+    for (const [i, browser] of engines.browsers.entries()) {
+      const result = await attempt(browser, request, failures, i < engines.browsers.length - 1 ? FIRST_BROWSER_SHARE : 1);
       if (result) return result;
     }
     // A screenshot needs a browser; a mere waitFor is a hint, and plain HTTP may still do.
@@ -80,8 +97,8 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
 
   const fetched = await attempt(engines.fetch, request, failures);
   if (fetched && !REFUSED_STATUSES.has(fetched.statusCode) && !looksScriptRendered(fetched)) return fetched;
-  for (const browser of engines.browsers) {
-    const result = await attempt(browser, request, failures);
+  for (const [i, browser] of engines.browsers.entries()) {
+    const result = await attempt(browser, request, failures, i < engines.browsers.length - 1 ? FIRST_BROWSER_SHARE : 1);
     // A browser that got refused too is no better than the fetch that already has an answer.
     if (result && !(fetched && REFUSED_STATUSES.has(result.statusCode))) return result;
   }
