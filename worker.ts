@@ -95,11 +95,11 @@ export async function createWorker(options: {
 /** How often the expiry Schedule deletes documents and crawls past CRAWL_TTL_SECONDS. */
 export const EXPIRY_INTERVAL = '10 minutes';
 
-/** Create the `expire-data` Schedule once; later workers find it there. */
-export async function ensureExpirySchedule(client: Client, taskQueue: string): Promise<void> {
+/** Create the `expire-data` Schedule once; later workers find it there. (Tests pass an id of their own.) */
+export async function ensureExpirySchedule(client: Client, taskQueue: string, scheduleId = 'expire-data'): Promise<void> {
   try {
     await client.schedule.create({
-      scheduleId: 'expire-data',
+      scheduleId,
       spec: { intervals: [{ every: EXPIRY_INTERVAL }] },
       action: { type: 'startWorkflow', workflowType: 'expireData', taskQueue, args: [] },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },

@@ -1,4 +1,5 @@
 /** Crawl webhooks, cancellation and expiry, end to end. */
+import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, verifyWebhook } from '../core/webhook-signature.js';
@@ -102,6 +103,10 @@ describe('expiry', () => {
   it('the expire-data Schedule deletes crawls and documents past their time, after which the crawl is 404', async () => {
     const site = await startCrawlSite(treeSite(3));
     const connection = await Connection.connect({ address: stack.api.deps.config.TEMPORAL_ADDRESS });
+    const client = new Client({ connection, namespace: stack.api.deps.config.TEMPORAL_NAMESPACE });
+    // A schedule of this test's own: the shared `expire-data` one may point at another file's
+    // worker (every worker.ts process creates it for its own task queue if it is missing).
+    const scheduleId = `expire-data-${randomUUID()}`;
     try {
       const { id, docs } = await crawlToEnd(stack, { url: site.url });
       expect(docs).toHaveLength(3);
@@ -111,9 +116,8 @@ describe('expiry', () => {
       await prisma.document.updateMany({ where: { crawlId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
       expect((await stack.get(`/v1/crawl/${id}`)).status).toBe(404);
 
-      const client = new Client({ connection, namespace: stack.api.deps.config.TEMPORAL_NAMESPACE });
-      await ensureExpirySchedule(client, stack.worker.taskQueue);
-      await client.schedule.getHandle('expire-data').trigger();
+      await ensureExpirySchedule(client, stack.worker.taskQueue, scheduleId);
+      await client.schedule.getHandle(scheduleId).trigger();
       const deadline = Date.now() + 30_000;
       while ((await prisma.crawl.count({ where: { id } })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       expect(await prisma.crawl.count({ where: { id } })).toBe(0);
@@ -122,6 +126,7 @@ describe('expiry', () => {
       expect(await prisma.crawl.count({ where: { id: keep.id } })).toBe(1);
       expect((await stack.get(`/v1/crawl/${keep.id}`)).status).toBe(200);
     } finally {
+      await client.schedule.getHandle(scheduleId).delete().catch(() => undefined);
       await connection.close();
       await site.close();
     }
