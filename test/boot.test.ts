@@ -30,4 +30,14 @@ describe('process boot', () => {
     expect(stderr).toMatch(message);
     expect(stderr).not.toContain('too-short');
   });
+
+  it.each([
+    [{ X402_ENABLED: 'true' }, /X402_PAY_TO is required when X402_ENABLED=true/],
+    [{ X402_PAY_TO: '0x52908400098527886E0F7030069857D2E4169EE7', NODE_ENV: 'production' }, /X402_FACILITATOR_URL is required with NODE_ENV=production/],
+    [{ X402_PAY_TO: '0x52908400098527886E0F7030069857D2E4169EE7', NODE_ENV: 'production', X402_FACILITATOR_URL: 'https://x402.org/facilitator' }, /testnet-only facilitator, refused/],
+  ])('the API exits 1 on x402 settings that cannot take payments safely (%o)', (env, message) => {
+    const { status, stderr } = boot('api/main.ts', testEnv(env));
+    expect(status).toBe(1);
+    expect(stderr).toMatch(message);
+  });
 });
