@@ -1,9 +1,12 @@
-/** What the API's handlers may use. Built once in api/main.ts (or by a test) and put on ctx.state. */
-import type { Client } from '@temporalio/client';
+/** What the API's handlers may use. Built once by `createApiDeps` (api/main.ts, tests, benches) and put on ctx.state. */
+import { readFileSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import type { RequiredFor } from '../core/config.js';
 import type { Logger } from '../core/log.js';
-import type { PrismaClient } from '../prisma/client.js';
+import { temporalConnectionOptions } from '../core/temporal-options.js';
+import { createPrisma, type PrismaClient } from '../prisma/client.js';
+import { connectRedis } from './redis.js';
 
 export interface ApiDeps {
   config: RequiredFor<'api'>;
@@ -11,4 +14,25 @@ export interface ApiDeps {
   redis: Redis;
   temporal: Client;
   log: Logger;
+}
+
+/**
+ * Open the API's connections. Temporal's is lazy: the API starts (and /health answers) even while
+ * Temporal is still coming up. `close` ends all three.
+ */
+export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps & { close(): Promise<void> } {
+  const prisma = createPrisma(config.DATABASE_URL);
+  const redis = connectRedis(config.REDIS_URL, log);
+  const connection = Connection.lazy(temporalConnectionOptions(config, readFileSync));
+  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  return {
+    config,
+    prisma,
+    redis,
+    temporal,
+    log,
+    async close() {
+      await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close()]);
+    },
+  };
 }

@@ -5,25 +5,24 @@
  * process (it only answers the POST and the status polls), and worker.ts as a process of its own,
  * as deployed. `stop()` removes everything it started, in reverse order.
  */
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { createApp } from '../api/app.js';
+import { createApiDeps } from '../api/deps.js';
 import { createKey } from '../api/keys-store.js';
-import { connectRedis } from '../api/redis.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/log.js';
-import { createPrisma, type PrismaClient } from '../prisma/client.js';
-import { spawnChild, type Child } from '../scripts/infra/child.js';
+import type { PrismaClient } from '../prisma/client.js';
+import type { Child } from '../scripts/infra/child.js';
+import { startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
 import { readPidFile } from '../scripts/infra/pid-files.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
-import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
+import { freePort } from '../scripts/infra/ready.js';
 import { startRedis } from '../scripts/infra/redis.js';
 import { startTemporal } from '../scripts/infra/temporal.js';
-import { loadStackConfig, repoRoot, toolPath } from '../scripts/stack-config.js';
+import { loadStackConfig, toolPath } from '../scripts/stack-config.js';
 
 export interface CrawlStack {
   apiUrl: string;
@@ -67,42 +66,24 @@ export async function startCrawlStack(options: CrawlStackOptions): Promise<Crawl
     await applyMigrations(pg.url);
 
     const env = {
-      NODE_ENV: 'development',
-      DATABASE_URL: pg.url,
-      REDIS_URL: redis.url,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: temporal.namespace,
-      TEMPORAL_TASK_QUEUE: `bench-crawl-${randomUUID()}`,
-      AUTH_SECRET: 'bench-auth-secret-0123456789abcdef0123456789',
-      AUTH_URL: 'http://127.0.0.1:3000',
-      CORS_ORIGIN: 'http://127.0.0.1:3000',
-      API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
-      WEBHOOK_SIGNING_SECRET: 'bench-webhook-secret-0123456789',
-      CHROMIUM_PATH: stack.STACK_CHROMIUM_PATH,
+      ...throwawayEnv('bench-crawl', { databaseUrl: pg.url, redisUrl: redis.url, temporalAddress: temporal.address, temporalNamespace: temporal.namespace, chromiumPath: stack.STACK_CHROMIUM_PATH }),
       // The fixture site is on loopback.
       ALLOW_PRIVATE_ADDRESSES: 'true',
       WORKER_CONCURRENCY: String(options.workerConcurrency),
-      LOG_LEVEL: 'warn',
     };
-
-    // worker.ts as deployed; ready once it logs that it polls (an info line, the default level).
-    const logFile = join(root, 'worker.log');
-    const worker = spawnChild({ name: 'worker', command: process.execPath, args: [...(options.workerNodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+    const worker = await startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir, nodeArgs: options.workerNodeArgs });
     stops.push(() => worker.stop());
-    await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child: worker });
 
     // The API, as api/main.ts builds it.
     const apiConfig = loadConfig('api', { env });
-    const prisma = createPrisma(apiConfig.DATABASE_URL);
-    const apiRedis = connectRedis(apiConfig.REDIS_URL);
-    const connection = Connection.lazy({ address: apiConfig.TEMPORAL_ADDRESS });
-    const temporalClient = new Client({ connection, namespace: apiConfig.TEMPORAL_NAMESPACE });
-    const server = createApp({ config: apiConfig, prisma, redis: apiRedis, temporal: temporalClient, log: createLogger({ name: 'bench-api', level: 'warn' }) }).app.listen(0, '127.0.0.1');
+    const deps = createApiDeps(apiConfig, createLogger({ name: 'bench-api', level: 'warn' }));
+    const { prisma, temporal: temporalClient } = deps;
+    const server = createApp(deps).app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     stops.push(async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await Promise.allSettled([prisma.$disconnect(), apiRedis.quit(), connection.close()]);
+      await deps.close();
     });
     const { key } = await createKey(prisma, 'bench', apiConfig.API_KEY_PEPPER);
 

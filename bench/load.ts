@@ -19,7 +19,6 @@
  * not the limiter. The load comes in rounds because a heap first grows to its working set: a leak
  * keeps climbing round after round, a warm heap levels off.
  */
-import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +29,7 @@ import { Agent, request } from 'undici';
 import { createKey } from '../api/keys-store.js';
 import { createPrisma } from '../prisma/client.js';
 import { installSignalCleanup, spawnChild, type Child } from '../scripts/infra/child.js';
+import { NO_RATE_LIMITS, startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
 import { readPidFile } from '../scripts/infra/pid-files.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
@@ -145,47 +145,34 @@ async function main(): Promise<number> {
   const fixtureUrl = await startFixture(crawlPages);
 
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const pepper = 'load-pepper-0123456789abcdef';
   const env = {
+    ...throwawayEnv('load', { databaseUrl: pg.url, redisUrl: redis.url, temporalAddress: temporal.address, temporalNamespace: temporal.namespace, chromiumPath: stack.STACK_CHROMIUM_PATH }, apiUrl),
     PATH: inheritedEnv().PATH,
-    NODE_ENV: 'development',
-    DATABASE_URL: pg.url,
-    REDIS_URL: redis.url,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_NAMESPACE: temporal.namespace,
-    TEMPORAL_TASK_QUEUE: `load-${randomUUID()}`,
-    AUTH_SECRET: 'load-auth-secret-0123456789abcdef0123456789',
-    AUTH_URL: apiUrl,
-    CORS_ORIGIN: apiUrl,
-    API_KEY_PEPPER: pepper,
     API_HOST: '127.0.0.1',
     API_PORT: String(apiPort),
-    WEBHOOK_SIGNING_SECRET: 'load-webhook-secret-0123456789',
-    CHROMIUM_PATH: stack.STACK_CHROMIUM_PATH,
     // The fixture is on loopback.
     ALLOW_PRIVATE_ADDRESSES: 'true',
     WORKER_CONCURRENCY: args['worker-concurrency'],
-    RATE_LIMIT_SCRAPE_PER_MIN: '0',
-    RATE_LIMIT_CRAWL_PER_MIN: '0',
-    RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
-    RATE_LIMIT_CANCEL_PER_MIN: '0',
-    RATE_LIMIT_MAP_PER_MIN: '0',
+    ...NO_RATE_LIMITS,
     LOG_LEVEL: 'info',
   };
-  const start = async (name: string, file: string, ready: () => Promise<boolean>): Promise<Child> => {
-    const child = spawnChild({ name, command: process.execPath, args: ['--import', 'tsx', file], cwd: repoRoot, env, logFile: join(root, `${name}.log`), pidDir });
+  console.log('starting worker.ts and api/main.ts ...');
+  const startApi = async (): Promise<Child> => {
+    const child = spawnChild({ name: 'api', command: process.execPath, args: ['--import', 'tsx', 'api/main.ts'], cwd: repoRoot, env, logFile: join(root, 'api.log'), pidDir });
     cleanups.push(() => child.stop());
-    await waitUntilReady(name, ready, { timeoutMs: 180_000, intervalMs: 250, child });
+    await waitUntilReady('api', async () => (await fetch(`${apiUrl}/health`)).ok, { timeoutMs: 180_000, intervalMs: 250, child });
     return child;
   };
-  console.log('starting worker.ts and api/main.ts ...');
   const [worker, api] = await Promise.all([
-    start('worker', 'worker.ts', async () => readFileSync(join(root, 'worker.log'), 'utf8').includes('worker polling')),
-    start('api', 'api/main.ts', async () => (await fetch(`${apiUrl}/health`)).ok),
+    startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir }).then((child) => {
+      cleanups.push(() => child.stop());
+      return child;
+    }),
+    startApi(),
   ]);
   const prisma = createPrisma(pg.url);
   cleanups.push(() => prisma.$disconnect());
-  const { key } = await createKey(prisma, 'load', pepper);
+  const { key } = await createKey(prisma, 'load', env.API_KEY_PEPPER);
 
   const agent = new Agent({ connections: CLIENTS + 4, keepAliveTimeout: 30_000 });
   cleanups.push(() => agent.close());

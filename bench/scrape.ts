@@ -14,14 +14,13 @@
  * time goes comes from the Temporal histories of the sequential requests plus timers around the
  * worker's fetch and conversion.
  */
-import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import TurndownService from 'turndown';
 import { Agent, request } from 'undici';
@@ -30,21 +29,22 @@ import { createConvertPool, defaultConvertThreads } from '../activities/convert-
 import { createEngineSet } from '../activities/engines/index.js';
 import { startBrowserRuntime } from '../browser-service/runtime.js';
 import { createApp } from '../api/app.js';
+import { createApiDeps } from '../api/deps.js';
 import { createKey } from '../api/keys-store.js';
-import { connectRedis } from '../api/redis.js';
 import { loadConfig, type RequiredFor } from '../core/config.js';
 import { workflowIds } from '../core/contracts.js';
 import { processPage } from '../core/html/index.js';
 import { createLogger } from '../core/log.js';
 import { createPrisma } from '../prisma/client.js';
-import { installSignalCleanup, spawnChild } from '../scripts/infra/child.js';
+import { installSignalCleanup } from '../scripts/infra/child.js';
+import { startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
 import { readPidFile } from '../scripts/infra/pid-files.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
-import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
+import { freePort } from '../scripts/infra/ready.js';
 import { startRedis } from '../scripts/infra/redis.js';
 import { startTemporal } from '../scripts/infra/temporal.js';
-import { loadStackConfig, repoRoot, toolPath } from '../scripts/stack-config.js';
+import { loadStackConfig, toolPath } from '../scripts/stack-config.js';
 import { createWorker } from '../worker.js';
 import { articlePage } from './html-fixture.js';
 
@@ -120,42 +120,31 @@ async function main(): Promise<void> {
   const pageUrl = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}/article`;
 
   const env = {
-    NODE_ENV: 'development',
-    DATABASE_URL: pg.url,
-    REDIS_URL: redis.url,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_NAMESPACE: temporal.namespace,
-    TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
-    AUTH_SECRET: 'bench-auth-secret-0123456789abcdef0123456789',
-    AUTH_URL: 'http://127.0.0.1:3000',
-    CORS_ORIGIN: 'http://127.0.0.1:3000',
-    API_KEY_PEPPER: 'bench-pepper-0123456789abcdef',
-    WEBHOOK_SIGNING_SECRET: 'bench-webhook-secret-0123456789',
-    CHROMIUM_PATH: stack.STACK_CHROMIUM_PATH,
+    ...throwawayEnv('bench', { databaseUrl: pg.url, redisUrl: redis.url, temporalAddress: temporal.address, temporalNamespace: temporal.namespace, chromiumPath: stack.STACK_CHROMIUM_PATH }),
     // The fixture page is on loopback.
     ALLOW_PRIVATE_ADDRESSES: 'true',
-    LOG_LEVEL: 'warn',
   };
 
   const workerConfig = loadConfig('worker', { env });
   const stages = { fetch: [] as number[], convert: [] as number[] };
   let convertMode = `in a separate worker process (worker.ts main(): a pool of ${defaultConvertThreads(workerConfig.WORKER_CONCURRENCY)} thread(s))`;
-  if (args.worker === 'process') cleanups.push(await startWorkerProcess(env, join(root, 'worker.log'), pidDir));
+  if (args.worker === 'process') {
+    const worker = await startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir });
+    cleanups.push(() => worker.stop());
+  }
   else convertMode = await startWorkerInProcess(workerConfig, stages);
   const cpu = cpuMeter(pidDir);
 
   // The API, as api/main.ts builds it.
   const apiConfig = loadConfig('api', { env });
-  const apiPrisma = createPrisma(apiConfig.DATABASE_URL);
-  const apiRedis = connectRedis(apiConfig.REDIS_URL);
-  const clientConnection = Connection.lazy({ address: apiConfig.TEMPORAL_ADDRESS });
-  const client = new Client({ connection: clientConnection, namespace: apiConfig.TEMPORAL_NAMESPACE });
-  const server = createApp({ config: apiConfig, prisma: apiPrisma, redis: apiRedis, temporal: client, log: createLogger({ name: 'bench-api', level: 'warn' }) }).app.listen(0, '127.0.0.1');
+  const deps = createApiDeps(apiConfig, createLogger({ name: 'bench-api', level: 'warn' }));
+  const { prisma: apiPrisma, temporal: client } = deps;
+  const server = createApp(deps).app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   cleanups.push(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await Promise.allSettled([apiPrisma.$disconnect(), apiRedis.quit(), clientConnection.close()]);
+    await deps.close();
   });
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { key } = await createKey(apiPrisma, 'bench', apiConfig.API_KEY_PEPPER);
@@ -303,13 +292,6 @@ async function startWorkerInProcess(workerConfig: RequiredFor<'worker'>, stages:
   });
 
   return pool ? `in-process worker, on a pool of ${pool.size} thread(s)` : 'in-process worker, inline';
-}
-
-/** worker.ts as its own process, as deployed; ready once it logs that it polls. */
-async function startWorkerProcess(env: Record<string, string>, logFile: string, pidDir: string): Promise<() => Promise<void>> {
-  const child = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
-  await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 120_000, intervalMs: 250, child });
-  return () => child.stop();
 }
 
 /**

@@ -6,24 +6,20 @@
  * resolved only through DNS_SERVERS, which points at a closed loopback port, so each lookup fails
  * at once. Rate limits are off, so the fuzzer's volume reaches the handlers.
  */
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app.js';
+import { createApiDeps } from '../../api/deps.js';
 import { createKey } from '../../api/keys-store.js';
-import { connectRedis } from '../../api/redis.js';
 import { loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/log.js';
-import { createPrisma } from '../../prisma/client.js';
-import { spawnChild } from '../infra/child.js';
+import { NO_RATE_LIMITS, startWorkerProcess, throwawayEnv } from '../infra/throwaway.js';
 import { startPostgres } from '../infra/postgres.js';
 import { applyMigrations } from '../infra/project-files.js';
-import { freePort, waitUntilReady } from '../infra/ready.js';
+import { freePort } from '../infra/ready.js';
 import { startRedis } from '../infra/redis.js';
 import { startTemporal } from '../infra/temporal.js';
-import { inheritedEnv, loadStackConfig, repoRoot, toolPath } from '../stack-config.js';
+import { inheritedEnv, loadStackConfig, toolPath } from '../stack-config.js';
 import { Recorder, type OpenApiDoc } from './recorder.js';
 
 export interface FuzzTarget {
@@ -32,15 +28,6 @@ export interface FuzzTarget {
   recorder: Recorder;
   stop(): Promise<void>;
 }
-
-/** Every per-route rate limit, switched off (0 = unlimited). */
-const NO_RATE_LIMITS = {
-  RATE_LIMIT_SCRAPE_PER_MIN: '0',
-  RATE_LIMIT_CRAWL_PER_MIN: '0',
-  RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
-  RATE_LIMIT_CANCEL_PER_MIN: '0',
-  RATE_LIMIT_MAP_PER_MIN: '0',
-};
 
 export async function startFuzzTarget(root: string, log: (line: string) => void): Promise<FuzzTarget> {
   const stack = loadStackConfig();
@@ -63,36 +50,21 @@ export async function startFuzzTarget(root: string, log: (line: string) => void)
 
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const env = {
-      NODE_ENV: 'development',
-      DATABASE_URL: pg.url,
-      REDIS_URL: redis.url,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: temporal.namespace,
-      TEMPORAL_TASK_QUEUE: `fuzz-${randomUUID()}`,
-      AUTH_SECRET: 'fuzz-auth-secret-0123456789abcdef0123456789',
-      AUTH_URL: apiUrl,
-      CORS_ORIGIN: apiUrl,
-      API_KEY_PEPPER: 'fuzz-pepper-0123456789abcdef',
-      WEBHOOK_SIGNING_SECRET: 'fuzz-webhook-secret-0123456789',
-      CHROMIUM_PATH: stack.STACK_CHROMIUM_PATH,
+      ...throwawayEnv('fuzz', { databaseUrl: pg.url, redisUrl: redis.url, temporalAddress: temporal.address, temporalNamespace: temporal.namespace, chromiumPath: stack.STACK_CHROMIUM_PATH }, apiUrl),
+      PATH: inheritedEnv().PATH,
       ALLOW_PRIVATE_ADDRESSES: 'false',
       DNS_SERVERS: `127.0.0.1:${closedDnsPort}`,
-      LOG_LEVEL: 'warn',
       ...NO_RATE_LIMITS,
     };
 
     log('starting the worker (worker.ts) ...');
-    const logFile = join(root, 'worker.log');
-    const worker = spawnChild({ name: 'worker', command: process.execPath, args: ['--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: inheritedEnv().PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+    const worker = await startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir });
     stops.push(() => worker.stop());
-    await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child: worker });
 
     const config = loadConfig('api', { env });
-    const prisma = createPrisma(config.DATABASE_URL);
-    const apiRedis = connectRedis(config.REDIS_URL);
-    const connection = Connection.lazy({ address: config.TEMPORAL_ADDRESS });
-    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-    const { app } = createApp({ config, prisma, redis: apiRedis, temporal: client, log: createLogger({ name: 'fuzz-api', level: 'error' }) });
+    const deps = createApiDeps(config, createLogger({ name: 'fuzz-api', level: 'error' }));
+    const { prisma } = deps;
+    const { app } = createApp(deps);
     const doc = (await fetchDocument(app)) as OpenApiDoc;
     const recorder = new Recorder(doc);
     app.middleware.unshift(recorder.middleware());
@@ -105,7 +77,7 @@ export async function startFuzzTarget(root: string, log: (line: string) => void)
     stops.push(async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await Promise.allSettled([prisma.$disconnect(), apiRedis.quit(), connection.close()]);
+      await deps.close();
     });
     const { key } = await createKey(prisma, 'fuzz', config.API_KEY_PEPPER);
     return { apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: key, recorder, stop };

@@ -1,13 +1,10 @@
 /** Start the real Koa app on an ephemeral port against the test PostgreSQL, Redis and Temporal. */
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app.js';
-import type { ApiDeps } from '../../api/deps.js';
-import { connectRedis } from '../../api/redis.js';
+import { createApiDeps, type ApiDeps } from '../../api/deps.js';
 import type { RouteSpec } from '../../api/route.js';
 import { apiRoutes } from '../../api/routes/index.js';
 import { createLogger } from '../../core/log.js';
-import { createPrisma } from '../../prisma/client.js';
 import { testConfig } from './env.js';
 
 export interface TestApi {
@@ -20,11 +17,7 @@ export interface TestApi {
 export async function startTestApi(options: { env?: Record<string, string | undefined>; routes?: readonly RouteSpec[] } = {}): Promise<TestApi> {
   const config = testConfig('api', options.env);
   const log = createLogger({ name: 'api-test', level: config.LOG_LEVEL });
-  const prisma = createPrisma(config.DATABASE_URL);
-  const redis = connectRedis(config.REDIS_URL);
-  const connection = Connection.lazy({ address: config.TEMPORAL_ADDRESS });
-  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const deps: ApiDeps = { config, prisma, redis, temporal, log };
+  const deps = createApiDeps(config, log);
   const { app, router } = createApp(deps, options.routes ?? apiRoutes);
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -36,7 +29,7 @@ export async function startTestApi(options: { env?: Record<string, string | unde
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close()]);
+      await deps.close();
     },
   };
 }

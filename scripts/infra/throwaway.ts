@@ -1,0 +1,53 @@
+/**
+ * A throwaway stack for benches and fuzzing (not `up`, not the test suite): settings on freshly
+ * started servers with secrets of its own and a task queue of its own, and worker.ts as a process.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { repoRoot } from '../stack-config.js';
+import { spawnChild, type Child } from './child.js';
+import { waitUntilReady } from './ready.js';
+
+export interface ThrowawayServers {
+  databaseUrl: string;
+  redisUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  chromiumPath: string;
+}
+
+/** Every setting the API and the worker require, for `name` (`bench`, `fuzz`, ...), served at `apiUrl`. */
+export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = 'http://127.0.0.1:3000') {
+  return {
+    NODE_ENV: 'development',
+    DATABASE_URL: servers.databaseUrl,
+    REDIS_URL: servers.redisUrl,
+    TEMPORAL_ADDRESS: servers.temporalAddress,
+    TEMPORAL_NAMESPACE: servers.temporalNamespace,
+    TEMPORAL_TASK_QUEUE: `${name}-${randomUUID()}`,
+    AUTH_SECRET: `${name}-auth-secret-0123456789abcdef0123456789`,
+    AUTH_URL: apiUrl,
+    CORS_ORIGIN: apiUrl,
+    API_KEY_PEPPER: `${name}-pepper-0123456789abcdef`,
+    WEBHOOK_SIGNING_SECRET: `${name}-webhook-secret-0123456789`,
+    CHROMIUM_PATH: servers.chromiumPath,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** Rate limits off: a bench or fuzzer is one caller sending far more than any real one. */
+export const NO_RATE_LIMITS = {
+  RATE_LIMIT_SCRAPE_PER_MIN: '0',
+  RATE_LIMIT_CRAWL_PER_MIN: '0',
+  RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
+  RATE_LIMIT_CANCEL_PER_MIN: '0',
+  RATE_LIMIT_MAP_PER_MIN: '0',
+} as const;
+
+/** worker.ts as deployed, in a process of its own; ready once it logs that it polls (an info line). */
+export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[] }): Promise<Child> {
+  const { env, logFile, pidDir } = options;
+  const child = spawnChild({ name: 'worker', command: process.execPath, args: [...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+  await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
+  return child;
+}
