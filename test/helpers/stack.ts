@@ -3,6 +3,7 @@
  * their own, against the global PostgreSQL, Redis and Temporal, plus an API key to call it with.
  */
 import { createKey } from '../../api/keys-store.js';
+import { NO_RATE_LIMITS } from '../../scripts/infra/throwaway.js';
 import { startTestApi, type TestApi } from './api.js';
 import { TEST_PEPPER } from './env.js';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker.js';
@@ -16,16 +17,8 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-/** Rate limits are off in these stacks: a test file may start more crawls a minute than a caller would (test/rate-limit.test.ts tests them). */
-const NO_RATE_LIMITS = {
-  RATE_LIMIT_SCRAPE_PER_MIN: '0',
-  RATE_LIMIT_CRAWL_PER_MIN: '0',
-  RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
-  RATE_LIMIT_CANCEL_PER_MIN: '0',
-  RATE_LIMIT_MAP_PER_MIN: '0',
-};
-
 export async function startTestStack(env: Record<string, string | undefined> = {}): Promise<TestStack> {
+  // Rate limits off: a test file may start more crawls a minute than a caller would (test/rate-limit.test.ts tests them).
   const shared = { ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...NO_RATE_LIMITS, ...env };
   const [api, worker] = await Promise.all([startTestApi({ env: shared }), startTestWorker(shared)]);
   const { key } = await createKey(api.deps.prisma, 'stack-test', TEST_PEPPER);
