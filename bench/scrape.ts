@@ -352,11 +352,17 @@ async function historyPhases(client: Client, sample: Array<[string, [number, num
     const completed = at('workflowExecutionCompletedEventAttributes');
     add('request sent → workflow started (HTTP, auth, start RPC)', started - sentAt);
     add('workflow task 1: scheduled → picked up by the worker', at('workflowTaskStartedEventAttributes') - at('workflowTaskScheduledEventAttributes'));
-    add('workflow task 1: picked up → completed', at('workflowTaskCompletedEventAttributes') - at('workflowTaskStartedEventAttributes'));
-    add('activity: scheduled → picked up', at('activityTaskStartedEventAttributes') - at('activityTaskScheduledEventAttributes'));
-    add('activity: picked up → completed (fetch, convert, store)', at('activityTaskCompletedEventAttributes') - at('activityTaskStartedEventAttributes'));
-    add('workflow task 2: scheduled → picked up', at('workflowTaskStartedEventAttributes', 1) - at('workflowTaskScheduledEventAttributes', 1));
-    add('workflow task 2: picked up → workflow completed', completed - at('workflowTaskStartedEventAttributes', 1));
+    if (Number.isNaN(at('activityTaskScheduledEventAttributes'))) {
+      // The scrape as a local activity (the default): it runs inside the first workflow task, which
+      // the worker heartbeats and completes with the workflow.
+      add('workflow task: picked up → workflow completed (the scrape runs here as a local activity: fetch, convert, store)', completed - at('workflowTaskStartedEventAttributes'));
+    } else {
+      add('workflow task 1: picked up → completed', at('workflowTaskCompletedEventAttributes') - at('workflowTaskStartedEventAttributes'));
+      add('activity: scheduled → picked up', at('activityTaskStartedEventAttributes') - at('activityTaskScheduledEventAttributes'));
+      add('activity: picked up → completed (fetch, convert, store)', at('activityTaskCompletedEventAttributes') - at('activityTaskStartedEventAttributes'));
+      add('workflow task 2: scheduled → picked up', at('workflowTaskStartedEventAttributes', 1) - at('workflowTaskScheduledEventAttributes', 1));
+      add('workflow task 2: picked up → workflow completed', completed - at('workflowTaskStartedEventAttributes', 1));
+    }
     add('workflow completed → answer received (result, document read)', answeredAt - completed);
     add('total inside Temporal (started → completed)', completed - started);
   }
