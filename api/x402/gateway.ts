@@ -143,12 +143,8 @@ export class X402Gateway {
     }
     if (payload?.x402Version !== 2) throw await refuse(`Only x402 protocol version 2 is accepted (the payload says ${JSON.stringify(payload?.x402Version)}).`);
     const accepts = await this.requirementsFor(operation);
-    let requirements: PaymentRequirements | undefined;
-    try {
-      requirements = this.server.findMatchingRequirements(accepts, payload);
-    } catch {
-      requirements = undefined;
-    }
+    // Version 2 (checked above), so matching cannot throw for an unsupported version.
+    const requirements = this.server.findMatchingRequirements(accepts, payload);
     if (!requirements) throw await refuse('The payment does not match what this operation accepts (scheme, network, asset, amount, recipient or validity window differ); pay what the PAYMENT-REQUIRED header of a request without payment asks.');
     const authorization = authorizationOf(payload);
     if (!authorization) throw await refuse('Only EIP-3009 transfer authorizations (the exact scheme for USDC) are accepted.');

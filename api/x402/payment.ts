@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { SettleResponse } from '@x402/core/types';
 import { ApiError } from '../../core/errors.js';
 import { SETTLEMENT_MARGIN_MS, type PaidOperation } from '../../core/x402-settings.js';
-import { isUniqueViolation, type PrismaClient } from '../../prisma/client.js';
+import { isUniqueViolation } from '../../prisma/client.js';
 import type { AppContext } from '../route.js';
 import { PAYMENT_SIGNATURE, type VerifiedPayment, type X402Gateway } from './gateway.js';
 
@@ -26,7 +26,6 @@ export class Payment {
   constructor(
     private readonly ctx: AppContext,
     private readonly gateway: X402Gateway,
-    private readonly prisma: PrismaClient,
     readonly operation: PaidOperation,
     readonly id: string,
     readonly payer: string,
@@ -72,7 +71,7 @@ export class Payment {
 
   private async mark(state: 'settled' | 'not_charged' | 'settle_failed', data: { transaction?: string; settledAt?: Date; error?: string }): Promise<void> {
     this.state = state;
-    await this.prisma.x402Payment.update({ where: { id: this.id }, data: { status: state, ...data } });
+    await this.ctx.state.deps.prisma.x402Payment.update({ where: { id: this.id }, data: { status: state, ...data } });
   }
 }
 
@@ -102,5 +101,5 @@ export async function acceptPayment(ctx: AppContext, gateway: X402Gateway, opera
     if (isUniqueViolation(err)) throw await replay();
     throw err;
   }
-  return new Payment(ctx, gateway, prisma, operation, id, payer, verified, resourceUrl);
+  return new Payment(ctx, gateway, operation, id, payer, verified, resourceUrl);
 }

@@ -19,7 +19,7 @@ import { applyMigrations } from '../infra/project-files.js';
 import { freePort } from '../infra/ready.js';
 import { startRedis } from '../infra/redis.js';
 import { startTemporal } from '../infra/temporal.js';
-import { inheritedEnv, loadStackConfig, toolPath } from '../stack-config.js';
+import { loadStackConfig, toolPath } from '../stack-config.js';
 import { Recorder, type OpenApiDoc } from './recorder.js';
 
 export interface FuzzTarget {
@@ -51,7 +51,6 @@ export async function startFuzzTarget(root: string, log: (line: string) => void)
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const env = {
       ...throwawayEnv('fuzz', { databaseUrl: pg.url, redisUrl: redis.url, temporalAddress: temporal.address, temporalNamespace: temporal.namespace, chromiumPath: stack.STACK_CHROMIUM_PATH }, apiUrl),
-      PATH: inheritedEnv().PATH,
       ALLOW_PRIVATE_ADDRESSES: 'false',
       DNS_SERVERS: `127.0.0.1:${closedDnsPort}`,
       ...NO_RATE_LIMITS,

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { repoRoot } from '../stack-config.js';
+import { inheritedEnv, repoRoot } from '../stack-config.js';
 import { spawnChild, type Child } from './child.js';
 import { waitUntilReady } from './ready.js';
 
@@ -47,7 +47,7 @@ export const NO_RATE_LIMITS = {
 /** worker.ts as deployed, in a process of its own; ready once it logs that it polls (an info line). */
 export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[] }): Promise<Child> {
   const { env, logFile, pidDir } = options;
-  const child = spawnChild({ name: 'worker', command: process.execPath, args: [...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+  const child = spawnChild({ name: 'worker', command: process.execPath, args: [...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: inheritedEnv().PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
   await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
   return child;
 }
