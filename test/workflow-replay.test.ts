@@ -13,6 +13,13 @@ const histories = [
   // A 61-page crawl recorded before the window refilled only when half empty (commit dfc29c5):
   // it claims again with 31 pages in flight, which today's rule would not.
   { file: 'crawl-61-pages-refill-every-slot.json', workflowId: 'crawl-before-claim-half-window' },
+  // A 30-page crawl with webhooks, recorded with one page activity per page (commit 989c7ca), before
+  // page lanes: its first run, a run resumed after continue-as-new, and the last run (cut while it
+  // sent crawl.completed); and a 200-page crawl cut mid-way.
+  { file: 'crawl-per-page-hooks-first-run.json', workflowId: 'crawl-per-page-first' },
+  { file: 'crawl-per-page-hooks-resumed-run.json', workflowId: 'crawl-per-page-resumed' },
+  { file: 'crawl-per-page-hooks-last-run.json', workflowId: 'crawl-per-page-last' },
+  { file: 'crawl-per-page-midway.json', workflowId: 'crawl-per-page-midway' },
 ];
 
 describe('workflow replay', () => {
