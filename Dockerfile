@@ -21,6 +21,7 @@ COPY core ./core
 COPY api ./api
 COPY workflows ./workflows
 COPY activities ./activities
+COPY egress ./egress
 COPY browser-service ./browser-service
 COPY prisma ./prisma
 COPY scripts ./scripts

@@ -9,8 +9,8 @@ import { toPublicDocument } from '../core/document.js';
 import type { Format } from '../core/schemas/scrape.js';
 import { UnsafeUrlError } from '../core/url-safety.js';
 import { SIGNATURE_HEADER, signWebhook } from '../core/webhook-signature.js';
-import { egressPolicyFrom } from './egress/policy.js';
-import { safeFetch } from './egress/safe-fetch.js';
+import { egressPolicyFrom } from '../egress/policy.js';
+import { safeFetch } from '../egress/safe-fetch.js';
 import type { ActivityDeps } from './index.js';
 
 const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'];

@@ -2,18 +2,9 @@
  * Render one page in a pooled context: navigate, let scripts settle, wait `waitFor`, capture the
  * HTML and optionally a screenshot. Shared by the browser service and the worker's local engine.
  */
-import { BLOCKED_HEADER, FAILED_HEADER } from '../activities/egress/proxy.js';
+import { BLOCKED_HEADER, FAILED_HEADER } from '../egress/proxy.js';
+import type { RenderRequest } from './contract.js';
 import type { BrowserPool } from './pool.js';
-
-export interface RenderRequest {
-  url: string;
-  headers?: Record<string, string>;
-  /** Extra wait after load, ms. */
-  waitFor?: number;
-  /** Whole render budget, ms. */
-  timeout: number;
-  screenshot?: 'viewport' | 'fullPage';
-}
 
 export interface RenderResult {
   html: string;

@@ -3,8 +3,8 @@
  * that applies the URL safety policy. Chromium starts on the first page that needs it. Used by the
  * browser service and, as the `local_browser` engine, by workers.
  */
-import { egressPolicyFrom } from '../activities/egress/policy.js';
-import { startEgressProxy } from '../activities/egress/proxy.js';
+import { egressPolicyFrom } from '../egress/policy.js';
+import { startEgressProxy } from '../egress/proxy.js';
 import type { Config } from '../core/config.js';
 import { BrowserPool } from './pool.js';
 

@@ -7,21 +7,10 @@ import { bodyParser } from '@koa/bodyparser';
 import { Router } from '@koa/router';
 import { Ajv } from 'ajv';
 import Koa from 'koa';
+import { renderRequestSchema, type RenderResponse } from './contract.js';
 import type { BrowserPool } from './pool.js';
 import { RenderError, renderPage } from './render.js';
 
-export const renderRequestSchema = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', pattern: '^https?://' },
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
-    waitFor: { type: 'integer', minimum: 0, maximum: 60000 },
-    timeout: { type: 'integer', minimum: 1000, maximum: 90000 },
-    screenshot: { enum: ['viewport', 'fullPage'] },
-  },
-  required: ['url', 'timeout'],
-  additionalProperties: false,
-} as const;
 
 const validate = new Ajv({ allErrors: true }).compile(renderRequestSchema);
 
@@ -76,11 +65,11 @@ export function createBrowserApp(options: { pool: BrowserPool; token?: string; i
     }
     try {
       const result = await renderPage(options.pool, body);
-      ctx.body = { success: true, ...result, screenshot: result.screenshot?.toString('base64') };
+      ctx.body = { success: true, ...result, screenshot: result.screenshot?.toString('base64') } satisfies RenderResponse;
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
       ctx.status = statusFor[err.kind];
-      ctx.body = { success: false, error: err.message, code: err.kind };
+      ctx.body = { success: false, error: err.message, code: err.kind } satisfies RenderResponse;
     }
   });
   app.use(router.routes());

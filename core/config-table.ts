@@ -122,7 +122,7 @@ export const settings = {
     default: false,
     doc: 'Deliberate override: accept ALLOW_PRIVATE_ADDRESSES=true with NODE_ENV=production (e.g. an intranet-only deployment).',
   },
-  // Egress: which targets and how names resolve (activities/egress/policy.ts). The patterns are the
+  // Egress: which targets and how names resolve (egress/policy.ts). The patterns are the
   // boot-time check: IPv4 in dotted decimal, IPv6 in hex with at most one "::", prefixes and ports in range.
   EGRESS_ALLOW_CIDRS: {
     schema: {

@@ -2,7 +2,7 @@
  * Target URL safety, the pure half (DESIGN.md "Target URL safety"; spec/interface.md).
  * Everything here is decidable without I/O: URL shape, scheme, port, name rules and the address
  * ranges. The I/O half (DNS, sockets, the undici dispatcher, the browser's proxy) lives in
- * `activities/egress/` and calls into this file, so one table decides for every outbound path.
+ * `egress/` and calls into this file, so one table decides for every outbound path.
  *
  * Policy in one paragraph: only http(s) URLs without embedded credentials, on a port that is not
  * on the Fetch standard's "bad port" list, whose host is neither a local/internal name nor (after
@@ -256,7 +256,7 @@ const fromSettings = new WeakMap<AddressSettings, SafetyOptions>();
 /**
  * The address policy from the configuration: ALLOW_PRIVATE_ADDRESSES and EGRESS_ALLOW_CIDRS. Built
  * once per config object (callers may ask per request). The API uses it for its early checks;
- * everything that connects uses `egressPolicyFrom` (activities/egress/policy.ts), which adds the
+ * everything that connects uses `egressPolicyFrom` (egress/policy.ts), which adds the
  * resolver. Throws TypeError naming the variable when the list is malformed (loadConfig's pattern
  * has already refused that at boot for real processes).
  */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { startEgressProxy } from '../activities/egress/proxy.js';
+import { startEgressProxy } from '../egress/proxy.js';
 import { BrowserPool } from '../browser-service/pool.js';
 import { renderPage } from '../browser-service/render.js';
 import { createBrowserApp } from '../browser-service/server.js';

@@ -6,8 +6,8 @@
 import type { CrawlOptions, DiscoveryResult } from '../../core/crawl-contracts.js';
 import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../core/crawl/robots.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
-import { egressPolicyFrom } from '../egress/policy.js';
-import { resolveAndCheck } from '../egress/resolve.js';
+import { egressPolicyFrom } from '../../egress/policy.js';
+import { resolveAndCheck } from '../../egress/resolve.js';
 import type { ActivityDeps } from '../index.js';
 import { fetchText } from './fetch-text.js';
 import { failCrawl } from './finish.js';

@@ -1,7 +1,7 @@
 /** Small text fetches for discovery (robots.txt, sitemaps) through the egress policy; gzip bodies are inflated. */
 import { gunzipSync } from 'node:zlib';
-import type { EgressPolicy } from '../egress/resolve.js';
-import { safeFetch } from '../egress/safe-fetch.js';
+import type { EgressPolicy } from '../../egress/resolve.js';
+import { safeFetch } from '../../egress/safe-fetch.js';
 
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 /** Reads sitemaps breadth-first (indexes, gzip too) for crawl discovery and POST /v1/map. */
 import { parseSitemap } from '../../core/crawl/sitemap.js';
-import type { EgressPolicy } from '../egress/resolve.js';
+import type { EgressPolicy } from '../../egress/resolve.js';
 import { fetchText } from './fetch-text.js';
 
 /** Sitemap files read per request (indexes included) and URLs taken from them. */

@@ -4,9 +4,9 @@
  * HTML pipeline can decode any charset itself.
  */
 import { UnsafeUrlError } from '../../core/url-safety.js';
-import { safeFetch } from '../egress/safe-fetch.js';
-import type { SafeAgent } from '../egress/dispatcher.js';
-import type { EgressPolicy } from '../egress/resolve.js';
+import { safeFetch } from '../../egress/safe-fetch.js';
+import type { SafeAgent } from '../../egress/dispatcher.js';
+import type { EgressPolicy } from '../../egress/resolve.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 
 /** Larger bodies are refused rather than held in memory. */

@@ -1,17 +1,7 @@
 /** The `remote` engine: asks the browser service (BROWSER_ENGINE_URL) to render the page. */
 import { request as undiciRequest } from 'undici';
+import type { RenderRequest, RenderResponse } from '../../browser-service/contract.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
-
-interface RenderResponse {
-  success: boolean;
-  html?: string;
-  finalUrl?: string;
-  statusCode?: number;
-  contentType?: string;
-  screenshot?: string;
-  error?: string;
-  code?: string;
-}
 
 const kindByStatus: Record<number, EngineError['kind']> = { 403: 'blocked', 504: 'timeout', 400: 'invalid' };
 
@@ -27,7 +17,7 @@ export function remoteEngine(options: { baseUrl: string; token?: string }): Engi
           method: 'POST',
           signal: req.signal,
           headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-          body: JSON.stringify({ url: req.url, headers: req.headers, waitFor: req.waitFor || undefined, timeout: Math.min(timeout, 90000), screenshot: req.screenshot }),
+          body: JSON.stringify({ url: req.url, headers: req.headers, waitFor: req.waitFor || undefined, timeout: Math.min(timeout, 90000), screenshot: req.screenshot } satisfies RenderRequest),
         });
       } catch (err) {
         if (req.signal.aborted) throw new EngineError('remote', 'timeout', 'Timed out waiting for the browser service');

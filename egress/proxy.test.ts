@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy, type EgressProxy } from './proxy.js';
-import { classifyWithStandIn, fakeLookup, PUBLIC_STAND_IN, startFixture, text, type Fixture } from './test-fixtures.js';
+import { classifyWithStandIn, fakeLookup, PUBLIC_STAND_IN, startFixture, text, type Fixture } from '../test/fixtures/egress.js';
 
 interface Answer {
   status: number;

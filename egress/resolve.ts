@@ -3,7 +3,7 @@
  * to: connecting by name again would give a rebinding DNS server a second, different answer.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { checkAddress, checkHost, UnsafeUrlError, type SafetyOptions } from '../../core/url-safety.js';
+import { checkAddress, checkHost, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
 
 export interface ResolvedAddress {
   /** Canonical IP text, safe to hand to net.connect without a further lookup. */

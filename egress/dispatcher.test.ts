@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnsafeUrlError } from '../../core/url-safety.js';
+import { UnsafeUrlError } from '../core/url-safety.js';
 import { createSafeDispatcher } from './dispatcher.js';
-import { classifyWithStandIn, fakeLookup, PUBLIC_STAND_IN, startFixture, text, type Fixture } from './test-fixtures.js';
+import { classifyWithStandIn, fakeLookup, PUBLIC_STAND_IN, startFixture, text, type Fixture } from '../test/fixtures/egress.js';
 
 async function errorOf(p: Promise<unknown>): Promise<Error> {
   return p.then(

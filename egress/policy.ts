@@ -4,8 +4,8 @@
  * and EGRESS_ALLOW_CIDRS (the address half, `safetyOptionsFrom`, which the API's early checks use
  * too) and DNS_SERVERS (the resolver).
  */
-import type { Config } from '../../core/config.js';
-import { safetyOptionsFrom } from '../../core/url-safety.js';
+import type { Config } from '../core/config.js';
+import { safetyOptionsFrom } from '../core/url-safety.js';
 import { parseDnsServers, resolverLookup } from './dns.js';
 import type { EgressPolicy } from './resolve.js';
 

@@ -4,7 +4,7 @@
  * through the checking dispatcher like the first one.
  */
 import { fetch, Headers, type RequestInit, type Response } from 'undici';
-import { checkUrlSyntax, classifyAddress, UnsafeUrlError, type AddressClassifier, type SafetyOptions } from '../../core/url-safety.js';
+import { checkUrlSyntax, classifyAddress, UnsafeUrlError, type AddressClassifier, type SafetyOptions } from '../core/url-safety.js';
 import { createSafeDispatcher, type SafeAgent } from './dispatcher.js';
 import { systemLookup, type EgressPolicy, type LookupFn } from './resolve.js';
 

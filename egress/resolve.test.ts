@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UnsafeUrlError } from '../../core/url-safety.js';
+import { UnsafeUrlError } from '../core/url-safety.js';
 import { resolveAndCheck } from './resolve.js';
-import { fakeLookup } from './test-fixtures.js';
+import { fakeLookup } from '../test/fixtures/egress.js';
 
 async function refusal(p: Promise<unknown>): Promise<{ reason: string; url: string; address?: string }> {
   const err = await p.then(

@@ -16,7 +16,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { checkUrlSyntax, isBadPort, UnsafeUrlError, type BlockReason } from '../../core/url-safety.js';
+import { checkUrlSyntax, isBadPort, UnsafeUrlError, type BlockReason } from '../core/url-safety.js';
 import { openCheckedSocket, type ConnectOptions } from './connect.js';
 
 export interface EgressProxyOptions extends ConnectOptions {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnsafeUrlError } from '../../core/url-safety.js';
+import { UnsafeUrlError } from '../core/url-safety.js';
 import { createSafeDispatcher, type SafeAgent } from './dispatcher.js';
 import { safeFetch, TooManyRedirectsError } from './safe-fetch.js';
-import { classifyWithStandIn, fakeLookup, PUBLIC_STAND_IN, redirect, startFixture, text, type Fixture } from './test-fixtures.js';
+import { classifyWithStandIn, fakeLookup, PUBLIC_STAND_IN, redirect, startFixture, text, type Fixture } from '../test/fixtures/egress.js';
 
 async function refusalOf(p: Promise<unknown>): Promise<UnsafeUrlError> {
   const err = await p.then(

@@ -1,8 +1,8 @@
 /** The operator settings behind the egress policy: EGRESS_ALLOW_CIDRS, DNS_SERVERS, and egressPolicyFrom joining them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../core/config.js';
-import { classifierAllowing, classifyAddress, parseCidrList, safetyOptionsFrom, UnsafeUrlError } from '../../core/url-safety.js';
-import { startDnsServer, type DnsServer } from '../../test/fixtures/dns-server.js';
+import { ConfigError, loadConfig } from '../core/config.js';
+import { classifierAllowing, classifyAddress, parseCidrList, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import { startDnsServer, type DnsServer } from '../test/fixtures/dns-server.js';
 import { parseDnsServers, resolverLookup } from './dns.js';
 import { egressPolicyFrom } from './policy.js';
 import { resolveAndCheck } from './resolve.js';

@@ -1,0 +1,37 @@
+/**
+ * The browser service's wire contract, `POST /render`: the request schema (validated by the
+ * service), and the request and response bodies. The service (./server.ts) and its client, the
+ * worker's `remote` engine (activities/engines/remote.ts), both import it from here.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+
+export const renderRequestSchema = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', pattern: '^https?://' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    /** Extra wait after load, ms. */
+    waitFor: { type: 'integer', minimum: 0, maximum: 60000 },
+    /** Whole render budget, ms. */
+    timeout: { type: 'integer', minimum: 1000, maximum: 90000 },
+    screenshot: { enum: ['viewport', 'fullPage'] },
+  },
+  required: ['url', 'timeout'],
+  additionalProperties: false,
+} as const;
+
+export type RenderRequest = FromSchema<typeof renderRequestSchema>;
+
+/** `POST /render` answers: 200 with `success: true` and the page, or an error status with `error` and `code`. */
+export interface RenderResponse {
+  success: boolean;
+  html?: string;
+  finalUrl?: string;
+  statusCode?: number;
+  contentType?: string;
+  /** Base64 PNG. */
+  screenshot?: string;
+  error?: string;
+  /** `unauthorized`, `draining`, `invalid_request`, or the render failure: `timeout` (504), `navigation` (502), `blocked` (403). */
+  code?: string;
+}
