@@ -15,7 +15,7 @@
  * Like bench/scrape.ts: its own PostgreSQL, Redis and Temporal dev server on free ports with
  * throwaway data (tool paths from STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI); unlike
  * it, the API (api/main.ts) and the worker (worker.ts) run as processes of their own, as deployed,
- * so each one's memory is its own. Rate limits are switched off (0): this measures the service,
+ * so each one's memory is its own. Rate limits are off (throwawayEnv): this measures the service,
  * not the limiter. The load comes in rounds because a heap first grows to its working set: a leak
  * keeps climbing round after round, a warm heap levels off.
  */
@@ -29,7 +29,7 @@ import { Agent, request } from 'undici';
 import { createKey } from '../api/keys-store.js';
 import { createPrisma } from '../prisma/client.js';
 import { installSignalCleanup, spawnChild, type Child } from '../scripts/infra/child.js';
-import { NO_RATE_LIMITS, startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
+import { startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
 import { readPidFile } from '../scripts/infra/pid-files.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
@@ -153,7 +153,6 @@ async function main(): Promise<number> {
     // The fixture is on loopback.
     ALLOW_PRIVATE_ADDRESSES: 'true',
     WORKER_CONCURRENCY: args['worker-concurrency'],
-    ...NO_RATE_LIMITS,
     LOG_LEVEL: 'info',
   };
   console.log('starting worker.ts and api/main.ts ...');

@@ -1,12 +1,22 @@
 /**
  * A throwaway stack for benches and fuzzing (not `up`, not the test suite): settings on freshly
- * started servers with secrets of its own and a task queue of its own, and worker.ts as a process.
+ * started servers with secrets of its own, a task queue of its own and rate limits off, and
+ * worker.ts as a process.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inheritedEnv, repoRoot } from '../stack-config.js';
 import { spawnChild, type Child } from './child.js';
 import { waitUntilReady } from './ready.js';
+
+/** Rate limits off: a bench or fuzzer is one caller sending far more than any real one. */
+export const NO_RATE_LIMITS = {
+  RATE_LIMIT_SCRAPE_PER_MIN: '0',
+  RATE_LIMIT_CRAWL_PER_MIN: '0',
+  RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
+  RATE_LIMIT_CANCEL_PER_MIN: '0',
+  RATE_LIMIT_MAP_PER_MIN: '0',
+} as const;
 
 export interface ThrowawayServers {
   databaseUrl: string;
@@ -16,7 +26,10 @@ export interface ThrowawayServers {
   chromiumPath: string;
 }
 
-/** Every setting the API and the worker require, for `name` (`bench`, `fuzz`, ...), served at `apiUrl`. */
+/**
+ * Every setting the API and the worker require, for `name` (`bench`, `fuzz`, ...), served at `apiUrl`,
+ * with NO_RATE_LIMITS: every throwaway stack turns the limiter off here, so no caller has to remember.
+ */
 export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = 'http://127.0.0.1:3000') {
   return {
     NODE_ENV: 'development',
@@ -32,17 +45,9 @@ export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = '
     WEBHOOK_SIGNING_SECRET: `${name}-webhook-secret-0123456789`,
     CHROMIUM_PATH: servers.chromiumPath,
     LOG_LEVEL: 'warn',
+    ...NO_RATE_LIMITS,
   };
 }
-
-/** Rate limits off: a bench or fuzzer is one caller sending far more than any real one. */
-export const NO_RATE_LIMITS = {
-  RATE_LIMIT_SCRAPE_PER_MIN: '0',
-  RATE_LIMIT_CRAWL_PER_MIN: '0',
-  RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
-  RATE_LIMIT_CANCEL_PER_MIN: '0',
-  RATE_LIMIT_MAP_PER_MIN: '0',
-} as const;
 
 /** worker.ts as deployed, in a process of its own; ready once it logs that it polls (an info line). */
 export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[] }): Promise<Child> {
