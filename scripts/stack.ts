@@ -2,6 +2,8 @@
  * `./scripts/stack up | stop | test` after the bash wrapper has installed packages and tools.
  *  - up: PostgreSQL, Redis and the Temporal dev server (+ UI) with data in .stack/, migrations,
  *    a first API key, then the api, worker and browser service in the foreground; Ctrl-C stops all.
+ *    Once the API answers, a crashed api, worker or browser service is restarted with backoff
+ *    (scripts/infra/supervise.ts) and the rest keeps running; a crash before that fails `up`.
  *  - stop: stops a running `up` from another terminal, and anything a crashed `up` left behind.
  *  - test: `vitest run [args]`; the test infrastructure is started by test/global-setup.ts.
  */
@@ -16,6 +18,7 @@ import { startPostgres } from './infra/postgres.js';
 import { applyMigrations } from './infra/project-files.js';
 import { assertPortFree } from './infra/ready.js';
 import { startRedis } from './infra/redis.js';
+import { supervise } from './infra/supervise.js';
 import { startTemporal } from './infra/temporal.js';
 import { inheritedEnv, loadStackConfig, repoRoot, toolPath, type StackConfig } from './stack-config.js';
 
@@ -47,7 +50,8 @@ async function up(cfg: StackConfig): Promise<void> {
 
   // Infrastructure, then apps; stopped in reverse, each layer in parallel.
   const infra: Stoppable[] = [];
-  const apps: Child[] = [];
+  // The app processes while starting; their supervisors once the stack is up.
+  let apps: Stoppable[] = [];
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
@@ -101,17 +105,25 @@ async function up(cfg: StackConfig): Promise<void> {
     await applyMigrations(pg.url);
     const key = await createFirstKey(env);
 
+    // A process that dies before the API answers is most likely misconfigured: fail `up` with its log.
+    let supervised = false;
+    const startedAt = Date.now();
+    const started: Child[] = [];
+    apps = started;
     for (const name of appNames) {
       const app = startApp(name, env, dirs.logs, dirs.run);
-      apps.push(app);
+      started.push(app);
       void app.exited.then((exit) => {
-        if (stopping) return;
-        say(`${name} ${describeExit(exit)}; stopping the stack (log: ${relative(process.cwd(), app.logFile)})`);
+        if (stopping || supervised) return;
+        say(`${name} ${describeExit(exit)} while starting; stopping the stack (log: ${relative(process.cwd(), app.logFile)})`);
         void shutdown(1);
       });
     }
     const apiUrl = settings.AUTH_URL;
-    await waitForHealth(apiUrl, apps[apps.length - 1], timeoutMs);
+    await waitForHealth(apiUrl, started[appNames.indexOf('api')]!, timeoutMs);
+    // From here on a crash is restarted with backoff while the rest keeps serving.
+    supervised = true;
+    apps = started.map((app, i) => supervise(app, { restart: () => startApp(appNames[i]!, env, dirs.logs, dirs.run), log: say, startedAt }));
 
     const rel = (p: string) => relative(process.cwd(), p) || '.';
     const lines = [

@@ -14,7 +14,8 @@ type Env = Record<string, string | undefined>;
 export const appNames = ['browser', 'worker', 'api'] as const;
 export type AppName = (typeof appNames)[number];
 
-export function startApp(name: AppName, env: Env, logDir: string, pidDir: string): Child {
+/** `echo` gets each output line prefixed with the name (tests pass a sink). */
+export function startApp(name: AppName, env: Env, logDir: string, pidDir: string, echo: NodeJS.WritableStream = process.stdout): Child {
   const file = requireProjectFile(projectFiles[name], `start the ${name} process`);
   return spawnChild({
     name,
@@ -24,7 +25,7 @@ export function startApp(name: AppName, env: Env, logDir: string, pidDir: string
     env,
     logFile: join(logDir, `${name}.log`),
     pidDir,
-    echo: process.stdout,
+    echo,
   });
 }
 
