@@ -9,10 +9,11 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import { createConvertPool, defaultConvertThreads } from './activities/convert-pool.js';
 import { createEngineSet } from './activities/engines/index.js';
 import { startBrowserRuntime } from './browser-service/runtime.js';
-import { createActivities, type ActivityDeps } from './activities/index.js';
+import { createActivities, type WorkerDeps } from './activities/index.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
 import { createLogger } from './core/log.js';
 import { pagesQueue } from './core/contracts.js';
+import { laneSlots } from './core/crawl/lanes.js';
 import { temporalConnectionOptions } from './core/temporal-options.js';
 import { createPrisma } from './prisma/client.js';
 
@@ -30,14 +31,15 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
   });
 }
 
-/** Slots for the light activities (claims, discovery, bookkeeping, webhook deliveries): I/O-bound, short. */
+/** Slots for the light activities (discovery, bookkeeping, webhook deliveries): I/O-bound, short. */
 export const LIGHT_ACTIVITY_SLOTS = 32;
 
 /**
  * The worker's two pollers: the main task queue (workflows, scrapes as local activities, light
- * activities) and `<queue>-pages` (crawl pages only). Pages get their own queue so that
- * WORKER_CONCURRENCY bounds exactly the pages in flight, and a crawl's page activities can never
- * take the slots its own claims and webhooks need.
+ * activities) and `<queue>-pages` (crawl page lanes). A worker holds at most laneSlots(WORKER_CONCURRENCY)
+ * lanes, so a crawl's lanes spread over workers, and its page slots (WORKER_CONCURRENCY) bound the
+ * pages in flight across all of them. Pages get their own queue so lanes never take the slots a
+ * crawl's own bookkeeping and webhooks need.
  */
 export interface WorkerGroup {
   run(): Promise<void>;
@@ -48,13 +50,15 @@ export interface WorkerGroup {
 export async function createWorker(options: {
   config: RequiredFor<'worker'>;
   connection: NativeConnection;
-  deps: ActivityDeps;
+  deps: WorkerDeps;
   workflowBundle?: WorkflowBundle;
   taskQueue?: string;
 }): Promise<WorkerGroup> {
   const { config, connection } = options;
   const taskQueue = options.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
-  const { crawlPage, ...light } = createActivities(options.deps);
+  // Aborted when shutdown begins: lanes stop claiming and return, so their crawls move to other workers at once.
+  const stopping = new AbortController();
+  const { crawlLane, crawlPage, ...light } = createActivities({ ...options.deps, stopping: stopping.signal });
   // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
   const shutdownGraceTime = '20s';
   const main = await Worker.create({
@@ -72,13 +76,16 @@ export async function createWorker(options: {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: pagesQueue(taskQueue),
-    activities: { crawlPage },
-    maxConcurrentActivityTaskExecutions: config.WORKER_CONCURRENCY,
+    // crawlPage: one page per activity, for crawl runs started before page lanes (workflows/crawl-per-page.ts).
+    activities: { crawlLane, crawlPage },
+    maxConcurrentActivityTaskExecutions: laneSlots(config.WORKER_CONCURRENCY),
     shutdownGraceTime,
   });
   const shutdown = () => {
+    stopping.abort();
     for (const w of [main, pages]) if (w.getState() === 'RUNNING') w.shutdown();
   };
+
   const both = async <R>(start: (w: Worker) => Promise<R>): Promise<R> => {
     // If one poller dies, stop the other too rather than run half a worker.
     const runs = [main, pages].map((w) =>
@@ -126,7 +133,9 @@ async function main(): Promise<void> {
   await ensureExpirySchedule(new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
   await clientConnection.close();
   log.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, concurrency: config.WORKER_CONCURRENCY, convertThreads: convertPool.size });
-  // Worker.run() installs SIGINT/SIGTERM handlers that start a graceful shutdown.
+  // Worker.run() installs SIGINT/SIGTERM handlers that start a graceful shutdown; ours also tells
+  // page lanes at once, so they hand their crawls back instead of using up the grace time.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
   await worker.run();
   await convertPool.close();
   await connection.close();

@@ -11,6 +11,7 @@ import { rankForSearch, sameSiteFilter } from '../core/crawl/map-rank.js';
 import { PatternError } from '../core/crawl/patterns.js';
 import { robotsFromFetch } from '../core/crawl/robots.js';
 import type { MapInput } from '../core/schemas/map.js';
+import type { PageOptions } from '../core/schemas/scrape.js';
 import { urlKey } from '../core/url-key.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../core/url-safety.js';
 import { fetchText } from './crawl/fetch-text.js';
@@ -18,20 +19,22 @@ import { gatherSitemapUrls } from './crawl/sitemaps.js';
 import { storeScrapeDocument } from './documents.js';
 import { egressPolicyFrom } from '../egress/policy.js';
 import { resolveAndCheck } from '../egress/resolve.js';
-import { runEngines } from './engines/chain.js';
 import type { ActivityDeps } from './index.js';
 import { timeoutSignal } from '../core/timeout-signal.js';
+
+/** The seed page is read for its links: no content format, no waiting. */
+const SEED_OPTIONS: PageOptions = { formats: ['links'], onlyMainContent: false, waitFor: 0 };
 
 export function mapActivities(deps: ActivityDeps) {
   const { config, prisma } = deps;
   const policy = egressPolicyFrom(config);
   const net = { policy, userAgent: config.SERVICE_USER_AGENT };
 
+  /** The seed page through the page pipeline, for its links only. */
   async function seedLinks(seed: URL, deadline: number, signal: AbortSignal): Promise<string[]> {
     try {
-      const page = await runEngines(deps.engines, { url: seed.href, headers: {}, waitFor: 0, signal, deadline });
-      const converted = await deps.convert({ body: page.body, contentType: page.contentType, url: page.finalUrl, formats: new Set(['links']) });
-      return converted.links ?? [];
+      const page = await deps.runPage({ url: seed.href, sourceURL: seed.href, options: SEED_OPTIONS, deadline, timeoutMs: Math.max(0, deadline - Date.now()), signal });
+      return page.links;
     } catch {
       // The sitemaps may still list the site; an unreadable seed page only means fewer links.
       return [];

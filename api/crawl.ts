@@ -4,12 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { crawlSearchAttributes, type CrawlOptions } from '../core/crawl-contracts.js';
+import { crawlSearchAttributes } from '../core/crawl-contracts.js';
 import { workflowIds } from '../core/contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { NotFoundError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
-import { CRAWL_PAGE_MAX_BYTES } from '../core/schemas/crawl.js';
-import { pageOptionProblems, type Format } from '../core/schemas/scrape.js';
+import { CRAWL_PAGE_MAX_BYTES, type CrawlOptions } from '../core/schemas/crawl.js';
+import { decodeCrawlOptions } from '../core/schemas/decode.js';
+import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { crawl } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
@@ -26,8 +27,7 @@ export interface Caller {
 
 function checkPatterns(options: CrawlOptions): void {
   const details = patternProblems(options, options.regexOnFullURL);
-  const scrape = options.scrapeOptions;
-  details.push(...pageOptionProblems({ formats: scrape.formats ?? ['markdown'], waitFor: scrape.waitFor ?? 0 }).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
+  details.push(...pageOptionProblems(options.scrapeOptions).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
 }
 
@@ -86,8 +86,7 @@ async function findCrawl(deps: ApiDeps, id: string, caller: Caller) {
 
 export async function crawlStatus(deps: ApiDeps, id: string, caller: Caller, offset: number, limit: number) {
   const row = await findCrawl(deps, id, caller);
-  const options = row.options as unknown as CrawlOptions;
-  const formats = (options.scrapeOptions.formats ?? ['markdown']) as Format[];
+  const { formats } = decodeCrawlOptions(row.options).scrapeOptions;
   const rows = await deps.prisma.document.findMany({ where: { crawlId: id, sequence: { gte: offset } }, orderBy: { sequence: 'asc' }, take: limit + 1 });
   const data: PublicDocument[] = [];
   let bytes = 0;

@@ -26,6 +26,7 @@ export function toApiError(err: unknown, onTimeout: () => ApiError, what = 'scra
     case failureTypes.invalidRequest:
       return new ValidationError(failure.message, [{ field: /selector/i.test(failure.message) ? 'includeTags/excludeTags' : 'url', message: failure.message }]);
     case failureTypes.allEnginesFailed:
+    case failureTypes.unconvertible:
       return new ScrapeFailedError(failure.message);
     case failureTypes.timeout:
       return onTimeout();

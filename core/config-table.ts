@@ -106,7 +106,16 @@ export const settings = {
   TEMPORAL_TLS_KEY_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'Client private key (PEM) for mutual TLS.' },
   TEMPORAL_TLS_CA_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'CA bundle (PEM) that signed the server certificate, when not a public CA.' },
   TEMPORAL_TLS_SERVER_NAME: { schema: { type: 'string', minLength: 1 }, doc: 'Override of the TLS server name (SNI).' },
-  WORKER_CONCURRENCY: { schema: positiveInt, default: 2, doc: 'Pages rendered in parallel per worker (concurrent page activities).' },
+  WORKER_CONCURRENCY: {
+    schema: positiveInt,
+    default: 2,
+    doc: 'Pages fetched and converted in parallel per worker, shared by the crawl lanes it runs (README "Page lanes"); also bounds its concurrent scrapes.',
+  },
+  CRAWL_LANE_ROTATE_MS: {
+    schema: { type: 'integer', minimum: 200, maximum: 600000 },
+    default: 15000,
+    doc: 'A crawl page lane stops claiming after this many ms and hands back to the workflow: crawls sharing a worker take turns this often, and the Temporal UI progress refreshes. Longer: fewer history events; shorter: fairer sharing.',
+  },
   SERVICE_USER_AGENT: {
     schema: { type: 'string', minLength: 1 },
     default: 'PagewrightBot/0.1',

@@ -27,9 +27,11 @@ export const failureTypes = {
   allEnginesFailed: 'AllEnginesFailed',
   /** The caller's time budget ran out. → 408 */
   timeout: 'ScrapeTimeout',
+  /** The body cannot be converted (an image, an archive, a broken PDF). → 502 */
+  unconvertible: 'UnconvertibleContent',
 } as const;
 
-export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout];
+export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout, failureTypes.unconvertible];
 
 export interface ScrapeInput {
   scrapeId: string;

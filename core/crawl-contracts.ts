@@ -1,27 +1,9 @@
 /**
  * Contracts of the crawl workflow, shared by API, workflow and activities: input, search
- * attributes and the options a crawl runs with (the validated POST /v1/crawl body).
+ * attributes, page lanes, webhook deliveries and the status body the API answers with.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import type { PageOptions } from './schemas/scrape.js';
-
-export interface CrawlOptions {
-  url: string;
-  limit: number;
-  maxDepth: number;
-  maxDiscoveryDepth?: number;
-  includePaths: string[];
-  excludePaths: string[];
-  allowBackwardLinks: boolean;
-  allowExternalLinks: boolean;
-  ignoreSitemap: boolean;
-  ignoreRobotsTxt: boolean;
-  regexOnFullURL: boolean;
-  scrapeOptions: Partial<PageOptions>;
-  webhookUrls?: string[];
-  webhookMetadata?: unknown;
-  origin?: string;
-}
+import type { WebhookDelivery, WebhookEvent } from './contracts.js';
 
 export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
@@ -33,10 +15,61 @@ export const crawlSearchAttributes = {
   pagesDone: defineSearchAttributeKey('PagesDone', SearchAttributeType.INT),
 } as const;
 
+/** Who receives a crawl's events (its webhookUrls and webhookMetadata). */
+export interface CrawlWebhookContext {
+  crawlId: string;
+  urls: string[];
+  metadata?: unknown;
+}
+
+/** The one way a crawl event becomes a delivery, whether the workflow or a page lane sends it. */
+export function crawlDelivery(hooks: CrawlWebhookContext, event: WebhookEvent, deliveryId: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): WebhookDelivery {
+  return { event, deliveryId, urls: hooks.urls, subjectId: hooks.crawlId, metadata: hooks.metadata, documentId: extra?.documentId, extra: extra?.fields };
+}
+
 export interface CrawlWorkflowInput {
   crawlId: string;
+  hooks?: CrawlWebhookContext;
   /** Carried across continue-as-new: ids and counters only, never the frontier. */
   resumed?: { pagesDone: number; failed: number };
+}
+
+/** How a crawl's page work is spread: `count` lanes of up to `width` pages in flight each. */
+export interface LanePlan {
+  count: number;
+  width: number;
+  /** ms between requests to the site (`delay`, or robots.txt Crawl-delay): then one lane of width 1. */
+  delayMs: number;
+  /** A lane run stops claiming after this long (CRAWL_LANE_ROTATE_MS). */
+  maxMs: number;
+}
+
+export interface LaneInput {
+  crawlId: string;
+  /** Identifies this lane run's claims: `<workflow run id>:<lane>:<run number>`. */
+  token: string;
+  width: number;
+  delayMs: number;
+  /** The lane stops claiming after this long, finishes what it holds and returns (the workflow starts it again). */
+  maxMs: number;
+  /** The workflow's task queue, where the crawl.page webhook deliveries run. */
+  taskQueue: string;
+}
+
+/**
+ * Why a lane run ended: `drained` (nothing queued or in flight anywhere in the crawl), `rotate` (its
+ * time was up), `wait` (nothing to do for `waitMs`: a pause or backoff; the workflow sleeps on a
+ * timer instead of holding a worker slot), `stopped` (the crawl is no longer running).
+ */
+export interface LaneResult {
+  exit: 'drained' | 'rotate' | 'wait' | 'stopped';
+  waitMs?: number;
+  /** Documents this lane run stored. */
+  stored: number;
+  /** The crawl's counters when the lane ended. */
+  completed: number;
+  failed: number;
+  total: number;
 }
 
 export interface CrawlPageInput {
@@ -56,6 +89,8 @@ export interface DiscoveryResult {
   /** The crawl ended at discovery (seed refused, or already cancelled). */
   finished: boolean;
   crawlDelayMs?: number;
+  /** Absent only when `finished` (and in histories recorded before page lanes). */
+  lanes?: LanePlan;
 }
 
 export interface CrawlSummary {

@@ -3,7 +3,9 @@
  * (unless ignoreSitemap; indexes and gzip too), then admit the seed and the sitemap URLs in one
  * transaction and mark discovery done. Idempotent: a retry after success changes nothing.
  */
-import type { CrawlOptions, DiscoveryResult } from '../../core/crawl-contracts.js';
+import type { DiscoveryResult } from '../../core/crawl-contracts.js';
+import { lanePlan } from '../../core/crawl/lanes.js';
+import { decodeCrawlOptions } from '../../core/schemas/decode.js';
 import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../core/crawl/robots.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
 import { egressPolicyFrom } from '../../egress/policy.js';
@@ -23,8 +25,8 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
     async discoverCrawl(crawlId: string): Promise<DiscoveryResult> {
       const crawl = await prisma.crawl.findUnique({ where: { id: crawlId } });
       if (!crawl || crawl.status !== 'scraping') return { finished: true };
-      if (crawl.discoveryDone) return { finished: false, ...(crawl.crawlDelayMs ? { crawlDelayMs: crawl.crawlDelayMs } : {}) };
-      const options = crawl.options as unknown as CrawlOptions;
+      const options = decodeCrawlOptions(crawl.options);
+      if (crawl.discoveryDone) return { finished: false, ...(crawl.crawlDelayMs ? { crawlDelayMs: crawl.crawlDelayMs } : {}), lanes: lanePlan(options, config.CRAWL_LANE_ROTATE_MS, crawl.crawlDelayMs ?? 0) };
       let seed: URL;
       try {
         seed = normalizeTargetUrl(crawl.url);
@@ -72,7 +74,7 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
           data: { discoveryDone: true, robotsTxt, crawlDelayMs: crawlDelayMs ?? null, total: { increment: admitted }, skipped: addSkips(locked.skipped, [...skips, ...Array(overflow).fill('limit_reached')]) },
         });
       });
-      return { finished: false, ...(crawlDelayMs ? { crawlDelayMs } : {}) };
+      return { finished: false, ...(crawlDelayMs ? { crawlDelayMs } : {}), lanes: lanePlan(options, config.CRAWL_LANE_ROTATE_MS, crawlDelayMs ?? 0) };
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The crawl frontier in PostgreSQL (`crawl_url`): admission of new URLs up to the crawl's exact
- * `limit`, with skip counts by reason, and claiming of queued URLs for page activities.
+ * `limit`, with skip counts by reason, and claiming of queued URLs by page lanes.
  * Dedupe is the unique (crawl_id, url_key): a variant of a known URL is never queued twice.
  */
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
@@ -53,10 +53,87 @@ export async function admit(tx: Tx, crawlId: string, total: number, limit: numbe
   return { admitted: taken.length, overflow: fresh.length - taken.length };
 }
 
+/** A claimed URL, as a lane needs it. */
+export interface ClaimedUrl {
+  id: bigint;
+  url: string;
+  urlKey: string;
+  depth: number;
+  discoveryDepth: number;
+  /** Claims so far, this one included. */
+  attempts: number;
+  throttles: number;
+}
+
+type ClaimedRow = { id: bigint; url: string; url_key: string; depth: number; discovery_depth: number; attempts: number; throttles: number };
+const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey: r.url_key, depth: r.depth, discoveryDepth: r.discovery_depth, attempts: r.attempts, throttles: r.throttles });
+
 /**
- * Claim up to `max` queued URLs of a running crawl, oldest first. Idempotent per `token`: a retried
- * claim activity gets back the rows its first attempt claimed instead of claiming new ones, so no
- * URL is left claimed by an attempt whose answer was lost.
+ * A lane claims up to `max` queued URLs, oldest first: only while the crawl is running and not
+ * paused (`resume_at`), and only URLs whose backoff (`retry_at`) has passed. The claim is recorded
+ * under the lane run's token, so a retry of that lane run (another worker, after a crash) takes the
+ * same URLs back with `reclaimOwn` instead of leaving them claimed.
+ */
+export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number): Promise<ClaimedUrl[]> {
+  const rows = await prisma.$queryRaw<ClaimedRow[]>`
+    UPDATE crawl_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now(), attempts = attempts + 1
+    WHERE id IN (
+      SELECT u.id FROM crawl_url u
+      WHERE u.crawl_id = ${crawlId} AND u.status = 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
+        AND EXISTS (SELECT 1 FROM crawl c WHERE c.id = ${crawlId} AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
+      ORDER BY u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
+    RETURNING id, url, url_key, depth, discovery_depth, attempts, throttles`;
+  return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** URLs an earlier attempt of this lane run claimed and did not finish (its worker died): this attempt does them first. */
+export async function reclaimOwn(prisma: PrismaClient, crawlId: string, token: string): Promise<ClaimedUrl[]> {
+  const rows = await prisma.$queryRaw<ClaimedRow[]>`
+    UPDATE crawl_url SET attempts = attempts + 1, claimed_at = now()
+    WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed'
+    RETURNING id, url, url_key, depth, discovery_depth, attempts, throttles`;
+  return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** What a lane with nothing to claim needs to know: whether to wait, for how long, or to stop. */
+export interface FrontierState {
+  status: string;
+  /** URLs queued (claimable now or after their backoff) and claimed by any lane. */
+  queued: number;
+  claimed: number;
+  /** Epoch ms: the crawl's pause ends / the earliest backoff ends (undefined: none). */
+  resumeAt?: number;
+  nextRetryAt?: number;
+}
+
+export async function frontierState(prisma: PrismaClient, crawlId: string): Promise<FrontierState> {
+  const rows = await prisma.$queryRaw<{ status: string; resume_at: Date | null; queued: bigint; claimed: bigint; next_retry_at: Date | null }[]>`
+    SELECT c.status, c.resume_at,
+      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId} AND status = 'queued') AS queued,
+      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId} AND status = 'claimed') AS claimed,
+      (SELECT min(retry_at) FROM crawl_url WHERE crawl_id = ${crawlId} AND status = 'queued') AS next_retry_at
+    FROM crawl c WHERE c.id = ${crawlId}`;
+  const r = rows[0];
+  if (!r) return { status: 'gone', queued: 0, claimed: 0 };
+  return {
+    status: r.status,
+    queued: Number(r.queued),
+    claimed: Number(r.claimed),
+    ...(r.resume_at ? { resumeAt: r.resume_at.getTime() } : {}),
+    ...(r.next_retry_at ? { nextRetryAt: r.next_retry_at.getTime() } : {}),
+  };
+}
+
+/** Pause the whole crawl (every lane, every worker) until `until`; never shortens a longer pause. */
+export async function pauseCrawl(prisma: PrismaClient, crawlId: string, until: Date): Promise<void> {
+  await prisma.$executeRaw`UPDATE crawl SET resume_at = GREATEST(COALESCE(resume_at, ${until}), ${until}) WHERE id = ${crawlId}`;
+}
+
+/**
+ * Claim up to `max` queued URLs of a running crawl, oldest first (workflow runs started before page
+ * lanes claim this way). Idempotent per `token`: a retried claim activity gets back the rows its
+ * first attempt claimed instead of claiming new ones, so no URL is left claimed by an attempt whose
+ * answer was lost.
  */
 export async function claimUrls(prisma: PrismaClient, crawlId: string, max: number, token: string): Promise<string[]> {
   const again = await prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM crawl_url WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed' ORDER BY id`;
@@ -72,7 +149,7 @@ export async function claimUrls(prisma: PrismaClient, crawlId: string, max: numb
   return rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : 1)).map(String);
 }
 
-/** A new run of the workflow has no activities in flight: whatever an earlier run claimed and did not finish goes back to the queue. */
+/** Nothing of the workflow runs any more (a new run, or every lane has ended): whatever is still claimed goes back to the queue. */
 export async function requeueClaimed(prisma: PrismaClient, crawlId: string): Promise<number> {
   return prisma.$executeRaw`UPDATE crawl_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL WHERE crawl_id = ${crawlId} AND status = 'claimed'`;
 }

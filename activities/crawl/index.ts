@@ -5,13 +5,16 @@ import { discoverActivities } from './discover.js';
 import { deleteExpired } from './expire.js';
 import { finishCrawl, summary } from './finish.js';
 import { claimUrls, requeueClaimed } from './frontier.js';
-import { crawlPageActivities } from './page.js';
+import { laneActivities } from './lane.js';
+import { perPageActivities } from './page.js';
 
 export function crawlActivities(deps: ActivityDeps) {
   const { prisma } = deps;
   return {
     ...discoverActivities(deps),
-    ...crawlPageActivities(deps),
+    ...laneActivities(deps),
+    ...perPageActivities(deps),
+    /** Workflow runs started before page lanes claim URLs for their page activities with this. */
     claimUrls: (input: { crawlId: string; max: number; token: string }) => claimUrls(prisma, input.crawlId, input.max, input.token),
     requeueClaimed: (crawlId: string) => requeueClaimed(prisma, crawlId),
     finishCrawl: (crawlId: string) => finishCrawl(prisma, crawlId),

@@ -2,7 +2,7 @@
  * A crawl's admission rules (core/crawl/filter.ts) with its robots.txt, compiled once per crawl
  * and worker and kept in a small cache: page activities of the same crawl reuse them.
  */
-import type { CrawlOptions } from '../../core/crawl-contracts.js';
+import type { CrawlOptions } from '../../core/schemas/crawl.js';
 import { createLinkFilter, type LinkFilter } from '../../core/crawl/filter.js';
 import { parseRobots, type RobotsRules } from '../../core/crawl/robots.js';
 import { urlKey } from '../../core/url-key.js';

@@ -26,6 +26,11 @@ export class AllEnginesFailedError extends Error {
   }
 }
 
+/** A site asking for fewer requests: 429, or 503 with Retry-After (a plain 503 is an outage, not a request). */
+export function isThrottle(result: Pick<EngineResult, 'statusCode' | 'retryAfter'>): boolean {
+  return result.statusCode === 429 || (result.statusCode === 503 && result.retryAfter !== undefined);
+}
+
 /** Statuses with which sites commonly turn away non-browser clients. */
 const REFUSED_STATUSES = new Set([401, 403, 429, 503]);
 
@@ -96,6 +101,7 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
   }
 
   const fetched = await attempt(engines.fetch, request, failures);
+  if (fetched && request.stopOnThrottle && isThrottle(fetched)) return fetched;
   if (fetched && !REFUSED_STATUSES.has(fetched.statusCode) && !looksScriptRendered(fetched)) return fetched;
   for (const [i, browser] of engines.browsers.entries()) {
     const result = await attempt(browser, request, failures, i < engines.browsers.length - 1 ? FIRST_BROWSER_SHARE : 1);

@@ -39,7 +39,8 @@ export function fetchEngine(options: { policy: EgressPolicy; userAgent: string; 
       try {
         const { response, url } = await safeFetch(req.url, { headers, signal: req.signal }, { ...options.policy, dispatcher: options.dispatcher });
         const body = await readCapped(response.body as ReadableStream<Uint8Array> | null, MAX_BODY_BYTES);
-        return { engine: 'fetch', body, contentType: response.headers.get('content-type') ?? undefined, statusCode: response.status, finalUrl: url };
+        const retryAfter = response.headers.get('retry-after') ?? undefined;
+        return { engine: 'fetch', body, contentType: response.headers.get('content-type') ?? undefined, statusCode: response.status, finalUrl: url, ...(retryAfter ? { retryAfter } : {}) };
       } catch (err) {
         if (err instanceof EngineError) throw err;
         // A name that does not resolve is an unreachable target (502), not a refused one.

@@ -11,6 +11,8 @@ export interface EngineRequest {
   signal: AbortSignal;
   /** Epoch ms by which the engine must have answered. */
   deadline: number;
+  /** Crawls: a fetch answered 429, or 503 with Retry-After, is returned as it is (the site asks for fewer requests; a browser would only add more). */
+  stopOnThrottle?: boolean;
 }
 
 export interface EngineResult {
@@ -21,6 +23,8 @@ export interface EngineResult {
   finalUrl: string;
   /** PNG bytes. */
   screenshot?: Buffer;
+  /** The Retry-After header, verbatim (fetch engine only). */
+  retryAfter?: string;
 }
 
 export interface Engine {

@@ -1,5 +1,4 @@
 /** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel (spec: "Endpoints"). */
-import type { CrawlOptions } from '../../core/crawl-contracts.js';
 import { crawlIdParams, crawlRequestSchema, crawlStatusQuery } from '../../core/schemas/crawl.js';
 import { cancelCrawl, crawlStatus, startCrawl, type Caller } from '../crawl.js';
 import { defineRoute, type AppContext } from '../route.js';
@@ -31,7 +30,7 @@ export const startCrawlRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached; nothing was started.', schema: errorRef },
   },
   async handler(ctx, { body }) {
-    ctx.body = await startCrawl(ctx.state.deps, body as CrawlOptions, caller(ctx));
+    ctx.body = await startCrawl(ctx.state.deps, body, caller(ctx));
   },
 });
 

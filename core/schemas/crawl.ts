@@ -1,4 +1,5 @@
 /** Crawl options (spec: "Crawl options") and the GET /v1/crawl/{id} query. */
+import type { FromSchema } from 'json-schema-to-ts';
 import { crawlScrapeOptionsSchema } from './scrape.js';
 
 const patternList = {
@@ -10,6 +11,11 @@ const patternList = {
 
 /** Largest `limit` accepted: a crawl of more pages should be split. */
 export const MAX_CRAWL_LIMIT = 100_000;
+/** Largest `maxConcurrency`, and what a crawl without one may have in flight across all workers. */
+export const MAX_CRAWL_CONCURRENCY = 100;
+export const DEFAULT_CRAWL_CONCURRENCY = 32;
+/** Largest `delay`, seconds (robots.txt Crawl-delay is capped at 10 s; a caller may ask for more). */
+export const MAX_CRAWL_DELAY_SECONDS = 60;
 
 export const crawlRequestSchema = {
   type: 'object',
@@ -25,6 +31,18 @@ export const crawlRequestSchema = {
     ignoreSitemap: { type: 'boolean', default: true, description: 'Skip sitemap seeding.' },
     ignoreRobotsTxt: { type: 'boolean', default: false, description: 'Ignore robots.txt rules and Crawl-delay.' },
     regexOnFullURL: { type: 'boolean', default: false, description: 'Match patterns against the full URL instead of the path.' },
+    maxConcurrency: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_CRAWL_CONCURRENCY,
+      description: `Pages of this crawl fetched at once, across all workers (default ${DEFAULT_CRAWL_CONCURRENCY}, bounded by the workers' WORKER_CONCURRENCY). See README "Politeness".`,
+    },
+    delay: {
+      type: 'number',
+      minimum: 0,
+      maximum: MAX_CRAWL_DELAY_SECONDS,
+      description: 'Seconds between requests to the site; any delay means one page at a time. The larger of this and robots.txt Crawl-delay applies.',
+    },
     scrapeOptions: crawlScrapeOptionsSchema,
     webhookUrls: {
       type: 'array',
@@ -38,6 +56,9 @@ export const crawlRequestSchema = {
   required: ['url'],
   additionalProperties: false,
 } as const;
+
+/** A crawl's options as validated: defaults filled in. Stored in `crawl.options`; read back with decodeCrawlOptions. */
+export type CrawlOptions = FromSchema<typeof crawlRequestSchema>;
 
 export const crawlIdParams = {
   type: 'object',

@@ -3,6 +3,8 @@
  * POST /v1/scrape, types its handler and appears in the OpenAPI reference; crawl scrapeOptions
  * reuse it without `url` and `timeout`.
  */
+import type { FromSchema } from 'json-schema-to-ts';
+
 export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage'] as const;
 export type Format = (typeof formats)[number];
 
@@ -70,18 +72,8 @@ export const crawlScrapeOptionsSchema = {
   default: {},
 } as const;
 
-export interface PageOptions {
-  formats: Format[];
-  headers?: Record<string, string>;
-  includeTags?: string[];
-  excludeTags?: string[];
-  onlyMainContent: boolean;
-  waitFor: number;
-  extract?: { schema?: Record<string, unknown>; mode?: 'llm'; systemPrompt?: string; prompt?: string };
-  webhookUrls?: string[];
-  metadata?: unknown;
-  origin?: string;
-}
+/** Page options after validation: defaults filled in (ajv useDefaults), as every page pipeline caller sees them. */
+export type PageOptions = FromSchema<typeof crawlScrapeOptionsSchema>;
 
 export interface ErrorDetailLike {
   field: string;

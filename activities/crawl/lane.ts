@@ -1,0 +1,143 @@
+/**
+ * Page lanes (README "Architecture", "Page lanes"): a lane is one long-running activity that claims
+ * batches of URLs from its crawl's frontier, runs them through the page pipeline concurrently (up to
+ * its width, within the worker's page slots), stores what they produced in batches and heartbeats.
+ * Temporal sees one activity per lane run instead of one per page; PostgreSQL holds the progress.
+ *
+ * A lane run ends when the crawl has nothing queued or in flight (`drained`), after `maxMs` so lanes
+ * of several crawls take turns on a worker and the workflow refreshes what the Temporal UI shows
+ * (`rotate`), when nothing can be fetched for a while (`wait`: the workflow sleeps on a timer), or
+ * when the crawl stopped (`stopped`). If its worker dies, Temporal retries the lane run elsewhere
+ * after the heartbeat timeout; the retry takes back the URLs the dead attempt had claimed (same
+ * token) and fetches them again: a page may be fetched twice, never stored twice.
+ */
+import { Context } from '@temporalio/activity';
+import type { LaneInput, LaneResult } from '../../core/crawl-contracts.js';
+import type { ActivityDeps } from '../index.js';
+import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
+import { loadCrawlPages, type CrawlPages } from './pages.js';
+import { storeBatch, type PageOutcome } from './store.js';
+import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
+
+/** A lane with nothing to fetch for longer than this returns (`wait`) instead of holding a worker's lane slot. */
+export const LANE_MAX_SLEEP_MS = 2_000;
+/** Finished pages are stored once this many wait, or the oldest has waited FLUSH_MS, or nothing else is in flight. */
+const FLUSH_MS = 100;
+/** An idle lane (others still in flight) looks at the frontier again this often, or sooner when a lane on its worker admits links. */
+const IDLE_POLL_MS = 250;
+const HEARTBEAT_MS = 1_000;
+
+export function laneActivities(deps: ActivityDeps) {
+  const { prisma, config } = deps;
+
+  async function counters(crawlId: string): Promise<Pick<LaneResult, 'completed' | 'failed' | 'total'>> {
+    const c = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { completed: true, failed: true, total: true } });
+    return { completed: c?.completed ?? 0, failed: c?.failed ?? 0, total: c?.total ?? 0 };
+  }
+
+  /**
+   * A stopped crawl's URLs still claimed by this lane run are dropped. While the crawl runs they stay
+   * claimed (a shutdown, a lost heartbeat): the retry of this lane run, or the workflow once every
+   * lane has ended, puts them back.
+   */
+  async function dropOwnClaims(crawlId: string, token: string): Promise<void> {
+    await prisma.$executeRaw`
+      UPDATE crawl_url SET status = 'dropped' WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed'
+        AND EXISTS (SELECT 1 FROM crawl WHERE id = ${crawlId} AND status <> 'scraping')`;
+  }
+
+  return {
+    async crawlLane(input: LaneInput): Promise<LaneResult> {
+      const ctx = Context.current();
+      const cancelled = ctx.cancellationSignal;
+      const { crawlId, token } = input;
+      const crawl: CrawlPages | undefined = await loadCrawlPages(deps, crawlId, input.taskQueue);
+      if (!crawl) {
+        await dropOwnClaims(crawlId, token);
+        return { exit: 'stopped', stored: 0, ...(await counters(crawlId)) };
+      }
+      await crawl.sendPendingPageEvents();
+
+      const widest = Math.max(1, Math.min(input.width, config.WORKER_CONCURRENCY));
+      const lane = { width: widest, okStreak: 0 };
+      const inFlight = new Set<Promise<void>>();
+      let buffer: PageOutcome[] = [];
+      let bufferSince = 0;
+      let stored = 0;
+      let exit: LaneResult['exit'] | undefined;
+      let waitMs: number | undefined;
+      const started = Date.now();
+      const heartbeat = setInterval(() => ctx.heartbeat({ stored }), HEARTBEAT_MS);
+
+      const flush = async () => {
+        if (!buffer.length) return;
+        const batch = buffer;
+        buffer = [];
+        bufferSince = 0;
+        const result = await storeBatch(prisma, crawlId, batch, config.CRAWL_TTL_SECONDS);
+        if (result.stopped) exit = 'stopped';
+        stored += result.stored.length;
+        if (result.admitted > 0) onCrawlProgress(crawlId);
+        await crawl.sendPageEvents(result.stored);
+      };
+      const start = (row: ClaimedUrl) => {
+        const running: Promise<void> = crawl
+          .runRow(row, { signal: cancelled, lane, widest, delayMs: input.delayMs })
+          .then((outcome) => {
+            if (!outcome) return;
+            buffer.push(outcome);
+            bufferSince ||= Date.now();
+          })
+          .finally(() => inFlight.delete(running));
+        inFlight.add(running);
+      };
+
+      try {
+        for (const row of await reclaimOwn(prisma, crawlId, token)) start(row);
+        while (exit === undefined && !cancelled.aborted) {
+          // Past its time, or its worker is shutting down: stop claiming, finish what it holds, return.
+          const timeUp = Date.now() - started >= input.maxMs || deps.stopping.aborted;
+          if (!timeUp && inFlight.size <= Math.floor(lane.width / 2)) {
+            const rows = await claimBatch(prisma, crawlId, token, lane.width - inFlight.size);
+            for (const row of rows) start(row);
+            if (rows.length === 0 && inFlight.size === 0) {
+              await flush();
+              if (exit) break;
+              const state = await frontierState(prisma, crawlId);
+              if (state.status !== 'scraping') exit = 'stopped';
+              else if (state.queued === 0 && state.claimed === 0) exit = 'drained';
+              else {
+                // Something is queued but not claimable yet (a pause, a backoff), or other lanes hold URLs that may add links.
+                const until = Math.max(state.resumeAt ?? 0, state.claimed === 0 ? (state.nextRetryAt ?? 0) : 0);
+                const wait = until - Date.now();
+                if (state.claimed === 0 && wait > LANE_MAX_SLEEP_MS) {
+                  exit = 'wait';
+                  waitMs = wait;
+                } else await waitForCrawlProgress(crawlId, wait > 0 ? Math.min(wait, LANE_MAX_SLEEP_MS) : IDLE_POLL_MS, cancelled);
+              }
+              continue;
+            }
+          }
+          if (timeUp && inFlight.size === 0) {
+            exit = 'rotate';
+            break;
+          }
+          if (inFlight.size) await Promise.race([...inFlight, delay(FLUSH_MS)]);
+          if (buffer.length && (buffer.length >= Math.ceil(lane.width / 2) || inFlight.size === 0 || Date.now() - bufferSince >= FLUSH_MS)) await flush();
+        }
+        // Stopped or cancelled: pages in flight end (aborted when cancelled); what they finished is still settled.
+        await Promise.allSettled(inFlight);
+        await flush();
+      } finally {
+        clearInterval(heartbeat);
+      }
+      if (cancelled.aborted || exit === 'stopped') await dropOwnClaims(crawlId, token);
+      if (cancelled.aborted) throw cancelled.reason;
+      return { exit: exit ?? 'stopped', ...(waitMs !== undefined ? { waitMs } : {}), stored, ...(await counters(crawlId)) };
+    },
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

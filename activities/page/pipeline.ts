@@ -1,0 +1,148 @@
+/**
+ * The one page pipeline: engine chain (with the screenshot) → HTML pipeline → metadata → warnings →
+ * LLM extraction. Scrapes, crawl lanes and map's seed fetch all run a page through here; callers
+ * differ only in how they pick URLs and where the result goes. Failures are PageError classes
+ * (./errors.ts), so each caller applies its retry policy by class. A new scrape option is read here
+ * and nowhere else (README, "Architecture").
+ */
+import { InvalidSelectorError, UnreadablePdfError, UnsupportedContentTypeError } from '../../core/html/errors.js';
+import type { PageFormat } from '../../core/html/types.js';
+import type { PageOptions } from '../../core/schemas/scrape.js';
+import { timeoutSignal } from '../../core/timeout-signal.js';
+import { urlKey } from '../../core/url-key.js';
+import { UnsafeUrlError } from '../../core/url-safety.js';
+import type { ConvertPage } from '../convert.js';
+import type { StoredPage } from '../documents.js';
+import { AllEnginesFailedError, isThrottle, runEngines, type EngineSet } from '../engines/chain.js';
+import { EngineError, type EngineResult } from '../engines/types.js';
+import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
+import { FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from './errors.js';
+
+export interface PageJob {
+  /** The URL to fetch, normalised. The engines check it (and every redirect hop) against the egress policy. */
+  url: string;
+  /** As the caller sent it or the crawl found it; reported as metadata.sourceURL. */
+  sourceURL: string;
+  options: PageOptions;
+  /** Epoch ms by which the page must be done; `timeoutMs` is that budget's length, for messages. */
+  deadline: number;
+  timeoutMs: number;
+  /** Cancellation from the caller (the activity). The budget is added here. */
+  signal: AbortSignal;
+  /** Crawl pages: also collect every link (for discovery), and treat 429 / 503 + Retry-After as ThrottledError. */
+  crawl?: boolean;
+  /** Added to metadata, e.g. `{ scrapeId }`. */
+  metadata?: Record<string, unknown>;
+}
+
+export interface PageOutput {
+  document: StoredPage;
+  /** Every link on the page when `crawl` is set (discovery); otherwise the `links` format, if asked. */
+  links: string[];
+}
+
+export interface PipelineDeps {
+  engines: EngineSet;
+  convert: ConvertPage;
+  /** Without it, extraction is skipped and metadata.extractSkipped is true. */
+  llm?: LlmSettings;
+}
+
+/** The one warning rule: a non-2xx answer, includeTags that matched nothing, a failed extraction. */
+function statusWarning(code: number): string | undefined {
+  return code >= 200 && code < 300 ? undefined : `The target answered HTTP ${code}.`;
+}
+
+function engineFailure(err: unknown, job: PageJob, budget: AbortSignal): Error {
+  if (err instanceof EngineError && err.kind === 'blocked') return new UnsafeTargetError(err.message);
+  if (err instanceof EngineError && err.kind === 'invalid') return new InvalidPageRequestError(err.message);
+  if (err instanceof UnsafeUrlError) return new UnsafeTargetError(err.message);
+  // Aborted, and not by the caller: the budget ran out.
+  if (budget.aborted && !job.signal.aborted) return new PageTimeoutError(job.timeoutMs);
+  if (err instanceof AllEnginesFailedError) return new FetchFailedError(err.message);
+  return err as Error;
+}
+
+function conversionFailure(err: unknown): Error {
+  if (err instanceof InvalidSelectorError) return new InvalidPageRequestError(err.message);
+  if (err instanceof UnsupportedContentTypeError || err instanceof UnreadablePdfError) return new UnconvertibleContentError(err.message);
+  return err as Error;
+}
+
+export function createPagePipeline(deps: PipelineDeps) {
+  return async function runPage(job: PageJob): Promise<PageOutput> {
+    const remaining = job.deadline - Date.now();
+    if (remaining < 250) throw new PageTimeoutError(job.timeoutMs);
+    const budget = timeoutSignal(remaining);
+    const signal = AbortSignal.any([job.signal, budget]);
+    const { options } = job;
+    const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
+
+    let fetched: EngineResult;
+    try {
+      fetched = await runEngines(deps.engines, { url: job.url, headers: options.headers ?? {}, waitFor: options.waitFor, screenshot, signal, deadline: job.deadline, stopOnThrottle: job.crawl });
+    } catch (err) {
+      throw engineFailure(err, job, budget);
+    }
+    if (job.crawl && isThrottle(fetched)) throw new ThrottledError(fetched.statusCode, parseRetryAfter(fetched.retryAfter));
+
+    const formats = new Set(options.formats.filter((f): f is PageFormat => f === 'markdown' || f === 'html' || f === 'rawHtml' || f === 'links'));
+    // Extraction reads the markdown even when the caller did not ask to see it; discovery reads links.
+    if (options.extract) formats.add('markdown');
+    if (job.crawl) formats.add('links');
+    let page;
+    try {
+      page = await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent });
+    } catch (err) {
+      throw conversionFailure(err);
+    }
+
+    const warnings = [statusWarning(fetched.statusCode), page.includeTagsMatchedNothing ? 'includeTags matched nothing on the page.' : undefined];
+    const metadata: Record<string, unknown> = {
+      ...page.metadata,
+      sourceURL: job.sourceURL,
+      url: fetched.finalUrl,
+      statusCode: fetched.statusCode,
+      contentType: fetched.contentType ?? page.metadata.contentType,
+      engine: fetched.engine,
+      ...job.metadata,
+    };
+    let extract: unknown;
+    if (options.extract) {
+      if (!deps.llm) metadata.extractSkipped = true;
+      else {
+        try {
+          extract = await extractWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, schema: options.extract.schema, systemPrompt: options.extract.systemPrompt, prompt: options.extract.prompt, signal });
+        } catch (err) {
+          if (!(err instanceof ExtractionError)) throw engineFailure(err, job, budget);
+          metadata.extractError = err.message;
+          warnings.push(`Extraction failed: ${err.message}`);
+        }
+      }
+    }
+    const wants = (f: PageFormat) => options.formats.includes(f);
+    return {
+      document: {
+        url: fetched.finalUrl,
+        urlKey: urlKey(fetched.finalUrl),
+        markdown: wants('markdown') ? page.markdown : undefined,
+        html: wants('html') ? page.html : undefined,
+        rawHtml: wants('rawHtml') ? page.rawHtml : undefined,
+        links: wants('links') ? page.links : undefined,
+        screenshot: fetched.screenshot,
+        metadata,
+        extract,
+        warning: warnings.filter(Boolean).join(' ') || undefined,
+        statusCode: fetched.statusCode,
+      },
+      links: page.links ?? [],
+    };
+  };
+}
+
+export type RunPage = ReturnType<typeof createPagePipeline>;
+
+/** LLM settings from the worker's config, or undefined when extraction is not configured. */
+export function llmSettingsFrom(config: { LLM_BASE_URL?: string; LLM_API_KEY?: string; LLM_MODEL?: string }): LlmSettings | undefined {
+  return config.LLM_BASE_URL && config.LLM_MODEL ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL } : undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * What a crawl workflow tells the world, whichever way it runs its pages: webhook events (each its
+ * own workflow, so a slow receiver never holds the crawl), and the search attributes, memo and
+ * current details the Temporal UI shows.
+ */
+import { ParentClosePolicy, setCurrentDetails, startChild, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { crawlDelivery, crawlSearchAttributes, type CrawlStatus, type CrawlSummary, type CrawlWebhookContext } from '../core/crawl-contracts.js';
+import { workflowIds, type WebhookEvent } from '../core/contracts.js';
+import { deliverWebhooks } from './webhooks.js';
+
+export async function notify(hooks: CrawlWebhookContext | undefined, event: WebhookEvent, id: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): Promise<void> {
+  if (!hooks?.urls.length) return;
+  try {
+    await startChild(deliverWebhooks, {
+      workflowId: workflowIds.webhooks(event, id),
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      args: [crawlDelivery(hooks, event, id, extra)],
+    });
+  } catch (err) {
+    // Already started (by an earlier run of this crawl): that delivery is under way; do not send it twice.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+export function publish(status: CrawlStatus, pagesDone: number): void {
+  upsertSearchAttributes([
+    { key: crawlSearchAttributes.status, value: status },
+    { key: crawlSearchAttributes.pagesDone, value: pagesDone },
+  ]);
+  upsertMemo({ status, pagesDone });
+}
+
+/** The crawl has ended: the UI shows its final state, and the receivers get crawl.completed / failed / cancelled. */
+export async function ending(hooks: CrawlWebhookContext | undefined, crawlId: string, summary: CrawlSummary): Promise<CrawlSummary> {
+  publish(summary.status, summary.completed);
+  setCurrentDetails(`${summary.status}: ${summary.completed} of ${summary.total} pages, ${summary.failed} failed`);
+  const fields = { status: summary.status, completed: summary.completed, total: summary.total, failed: summary.failed, skipped: summary.skipped, ...(summary.error ? { error: summary.error } : {}) };
+  await notify(hooks, summary.status === 'completed' ? 'crawl.completed' : summary.status === 'failed' ? 'crawl.failed' : 'crawl.cancelled', crawlId, { fields });
+  return summary;
+}
