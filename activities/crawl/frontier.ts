@@ -29,8 +29,9 @@ export function addSkips(skipped: Record<string, number>, reasons: Iterable<stri
 
 /**
  * Admit candidates (already filtered by the crawl rules) into the frontier, within the crawl's
- * limit. Must run inside a transaction that holds the crawl lock. Returns how many were admitted
- * and the skip reasons to count for the rest (duplicates are not counted).
+ * limit, in one statement. Must run inside a transaction that holds the crawl lock. Returns how many
+ * were admitted and how many new ones did not fit (counted as limit_reached); duplicates of known
+ * URLs are not counted.
  */
 export async function admit(tx: Tx, crawlId: string, total: number, limit: number, candidates: Candidate[]): Promise<{ admitted: number; overflow: number }> {
   // The first spelling found is the one fetched: later variants of the same page are the duplicates.
@@ -38,19 +39,19 @@ export async function admit(tx: Tx, crawlId: string, total: number, limit: numbe
   for (const c of candidates) if (!firsts.has(c.urlKey)) firsts.set(c.urlKey, c);
   const unique = [...firsts.values()];
   if (unique.length === 0) return { admitted: 0, overflow: 0 };
-  const keys = unique.map((c) => c.urlKey);
-  const known = await tx.$queryRaw<{ url_key: string }[]>`SELECT url_key FROM crawl_url WHERE crawl_id = ${crawlId} AND url_key = ANY(${keys})`;
-  const seen = new Set(known.map((k) => k.url_key));
-  const fresh = unique.filter((c) => !seen.has(c.urlKey));
-  const room = Math.max(0, limit - total);
-  const taken = fresh.slice(0, room);
-  if (taken.length) {
-    await tx.crawlUrl.createMany({
-      data: taken.map((c) => ({ crawlId, urlKey: c.urlKey, url: c.url, depth: c.depth, discoveryDepth: c.discoveryDepth })),
-      skipDuplicates: true,
-    });
-  }
-  return { admitted: taken.length, overflow: fresh.length - taken.length };
+  const rows = await tx.$queryRaw<{ admitted: number; fresh: number }[]>`
+    WITH cand AS (
+      SELECT * FROM unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::int[], ${unique.map((c) => c.discoveryDepth)}::int[])
+        WITH ORDINALITY AS t(url_key, url, depth, discovery_depth, ord)),
+    fresh AS (
+      SELECT cand.* FROM cand WHERE NOT EXISTS (SELECT 1 FROM crawl_url u WHERE u.crawl_id = ${crawlId} AND u.url_key = cand.url_key)),
+    ins AS (
+      INSERT INTO crawl_url (crawl_id, url_key, url, depth, discovery_depth)
+      SELECT ${crawlId}, url_key, url, depth, discovery_depth FROM fresh ORDER BY ord LIMIT ${Math.max(0, limit - total)}
+      ON CONFLICT (crawl_id, url_key) DO NOTHING RETURNING 1)
+    SELECT (SELECT count(*) FROM ins)::int AS admitted, (SELECT count(*) FROM fresh)::int AS fresh`;
+  const { admitted, fresh } = rows[0]!;
+  return { admitted, overflow: fresh - admitted };
 }
 
 /** A claimed URL, as a lane needs it. */

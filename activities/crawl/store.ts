@@ -34,23 +34,40 @@ const ERROR_MAX_CHARS = 2000;
 
 type Tx = Prisma.TransactionClient;
 
+/** Done, failed (with its error), or back to the queue: the URLs this batch settles. */
 async function settle(tx: Tx, outcomes: PageOutcome[], done: bigint[]): Promise<void> {
-  if (done.length) await tx.crawlUrl.updateMany({ where: { id: { in: done } }, data: { status: 'done' } });
+  if (done.length) await tx.$executeRaw`UPDATE crawl_url SET status = 'done' WHERE id = ANY(${done}::bigint[])`;
   for (const o of outcomes) {
-    if (o.kind === 'failed') await tx.crawlUrl.update({ where: { id: o.row.id }, data: { status: 'failed', error: o.error.slice(0, ERROR_MAX_CHARS) } });
+    if (o.kind === 'failed') await tx.$executeRaw`UPDATE crawl_url SET status = 'failed', error = ${o.error.slice(0, ERROR_MAX_CHARS)} WHERE id = ${o.row.id}`;
     else if (o.kind === 'requeue') {
-      await tx.crawlUrl.update({
-        where: { id: o.row.id },
-        data: {
-          status: 'queued',
-          claimedBy: null,
-          claimedAt: null,
-          retryAt: o.retryAt,
-          ...(o.why === 'throttled' ? { throttles: { increment: 1 } } : {}),
-          ...(o.why === 'tried' ? {} : { attempts: { decrement: 1 } }),
-        },
-      });
+      await tx.$executeRaw`
+        UPDATE crawl_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL, retry_at = ${o.retryAt},
+          throttles = throttles + ${o.why === 'throttled' ? 1 : 0}, attempts = attempts - ${o.why === 'tried' ? 0 : 1}
+        WHERE id = ${o.row.id}`;
     }
+  }
+}
+
+type StoredOutcome = Extract<PageOutcome, { kind: 'stored' }>;
+
+/** One multi-row insert; sequences continue from the crawl's next_sequence (the caller holds the lock and advances it). */
+async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], ttlSeconds: number): Promise<void> {
+  const docs = pages.map((p) => p.document);
+  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+  await tx.$executeRaw`
+    INSERT INTO document (id, crawl_id, sequence, url_key, url, markdown, html, raw_html, links, metadata, extract, warning, status_code, expires_at)
+    SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.metadata::jsonb, t.extract::jsonb, t.warning, t.status_code,
+      now() + make_interval(secs => ${ttlSeconds})
+    FROM unnest(
+      ${pages.map((p) => documentIdFor(crawlId, p.row.urlKey))}::text[], ${pages.map((p) => p.row.urlKey)}::text[], ${docs.map((d) => d.url)}::text[],
+      ${docs.map((d) => d.markdown ?? null)}::text[], ${docs.map((d) => d.html ?? null)}::text[], ${docs.map((d) => d.rawHtml ?? null)}::text[],
+      ${docs.map((d) => json(d.links))}::text[], ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
+      ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
+    ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, metadata, extract, warning, status_code, ord),
+    crawl c WHERE c.id = ${crawlId}`;
+  // Screenshots are rare in crawls and large: one update each rather than a bytea array.
+  for (const p of pages) {
+    if (p.document.screenshot) await tx.$executeRaw`UPDATE document SET screenshot = ${new Uint8Array(p.document.screenshot)} WHERE id = ${documentIdFor(crawlId, p.row.urlKey)}`;
   }
 }
 
@@ -60,62 +77,29 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
     const crawl = await lockCrawl(tx, crawlId);
     const ids = outcomes.map((o) => o.row.id);
     if (!crawl || crawl.status !== 'scraping') {
-      await tx.crawlUrl.updateMany({ where: { id: { in: ids }, status: { in: ['queued', 'claimed'] } }, data: { status: 'dropped' } });
+      await tx.$executeRaw`UPDATE crawl_url SET status = 'dropped' WHERE id = ANY(${ids}::bigint[]) AND status IN ('queued', 'claimed')`;
       return { stored: [], admitted: 0, stopped: true };
     }
-    // Only URLs still open are settled here; one settled meanwhile by another attempt stays as it is.
-    const open = new Set((await tx.crawlUrl.findMany({ where: { id: { in: ids }, status: { in: ['queued', 'claimed'] } }, select: { id: true } })).map((r) => r.id));
-    const mine = outcomes.filter((o) => open.has(o.row.id));
-    const pages = mine.filter((o): o is Extract<PageOutcome, { kind: 'stored' }> => o.kind === 'stored');
-    const existing = pages.length
-      ? new Set((await tx.document.findMany({ where: { crawlId, urlKey: { in: pages.map((p) => p.row.urlKey) } }, select: { urlKey: true } })).map((d) => d.urlKey))
-      : new Set<string>();
-    const fresh = pages.filter((p) => !existing.has(p.row.urlKey));
+    // Only URLs still open are settled here (one settled meanwhile by another attempt stays as it is),
+    // and a page whose document exists is not stored again.
+    const open = await tx.$queryRaw<{ id: bigint; stored: boolean }[]>`
+      SELECT u.id, EXISTS (SELECT 1 FROM document d WHERE d.crawl_id = u.crawl_id AND d.url_key = u.url_key) AS stored
+      FROM crawl_url u WHERE u.id = ANY(${ids}::bigint[]) AND u.status IN ('queued', 'claimed')`;
+    const openIds = new Set(open.map((r) => r.id));
+    const alreadyStored = new Set(open.filter((r) => r.stored).map((r) => r.id));
+    const mine = outcomes.filter((o) => openIds.has(o.row.id));
+    const pages = mine.filter((o): o is StoredOutcome => o.kind === 'stored');
+    const fresh = pages.filter((p) => !alreadyStored.has(p.row.id));
+    if (fresh.length) await insertDocuments(tx, crawlId, fresh, ttlSeconds);
 
-    const stored: BatchResult['stored'] = [];
-    if (fresh.length) {
-      const seq = await tx.$queryRaw<{ first: number }[]>`UPDATE crawl SET next_sequence = next_sequence + ${fresh.length} WHERE id = ${crawlId} RETURNING next_sequence - ${fresh.length} AS first`;
-      const first = seq[0]!.first;
-      const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-      await tx.document.createMany({
-        data: fresh.map((p, i) => {
-          const d = p.document;
-          stored.push({ urlId: p.row.id, documentId: documentIdFor(crawlId, p.row.urlKey) });
-          return {
-            id: documentIdFor(crawlId, p.row.urlKey),
-            crawlId,
-            sequence: first + i,
-            urlKey: p.row.urlKey,
-            url: d.url,
-            markdown: d.markdown,
-            html: d.html,
-            rawHtml: d.rawHtml,
-            links: d.links,
-            screenshot: d.screenshot ? new Uint8Array(d.screenshot) : undefined,
-            metadata: d.metadata as object,
-            extract: d.extract === undefined ? undefined : (d.extract as object),
-            warning: d.warning,
-            statusCode: d.statusCode,
-            expiresAt,
-          };
-        }),
-      });
-    }
     const { admitted, overflow } = await admit(tx, crawlId, crawl.total, crawl.options.limit, pages.flatMap((p) => p.candidates));
     const failed = mine.filter((o) => o.kind === 'failed').length;
     const skips = [...pages.flatMap((p) => p.skips), ...Array<string>(overflow).fill('limit_reached')];
-    await tx.crawl.update({
-      where: { id: crawlId },
-      data: {
-        completed: { increment: fresh.length + failed },
-        failed: { increment: failed },
-        creditsUsed: { increment: fresh.length },
-        total: { increment: admitted },
-        ...(skips.length ? { skipped: addSkips(crawl.skipped, skips) } : {}),
-        updatedAt: new Date(),
-      },
-    });
+    await tx.$executeRaw`
+      UPDATE crawl SET next_sequence = next_sequence + ${fresh.length}, completed = completed + ${fresh.length + failed}, failed = failed + ${failed},
+        credits_used = credits_used + ${fresh.length}, total = total + ${admitted}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb, updated_at = now()
+      WHERE id = ${crawlId}`;
     await settle(tx, mine, pages.map((p) => p.row.id));
-    return { stored, admitted, stopped: false };
+    return { stored: fresh.map((p) => ({ urlId: p.row.id, documentId: documentIdFor(crawlId, p.row.urlKey) })), admitted, stopped: false };
   });
 }
