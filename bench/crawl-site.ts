@@ -106,13 +106,14 @@ async function serve(folders: Array<[string, number]>): Promise<void> {
   process.on('message', (msg: { type?: string }) => {
     if (msg.type === 'reset') hits.clear();
     if (msg.type !== 'hits') return;
-    const out: Record<string, { total: number; distinct: number }> = {};
-    for (const [folder] of folders) out[folder] = { total: 0, distinct: 0 };
+    const out: Hits = {};
+    for (const [folder] of folders) out[folder] = { total: 0, distinct: 0, max: 0 };
     for (const [path, count] of hits) {
       const folder = folders.find(([f]) => path.startsWith(f))?.[0];
       if (!folder) continue;
       out[folder].total += count;
       out[folder].distinct++;
+      out[folder].max = Math.max(out[folder].max, count);
     }
     process.send?.({ type: 'hits', hits: out });
   });
@@ -124,13 +125,14 @@ async function serve(folders: Array<[string, number]>): Promise<void> {
   else console.log(`crawl-site: http://127.0.0.1:${port}${folders.map(([f, n]) => ` ${f} (${n} pages)`).join(',')}`);
 }
 
-export type Hits = Record<string, { total: number; distinct: number }>;
+/** Per folder: requests, distinct paths requested, and the most requests for one path. */
+export type Hits = Record<string, { total: number; distinct: number; max: number }>;
 
 export interface SiteProcess {
   /** `http://127.0.0.1:<port>` */
   origin: string;
   pid: number;
-  /** Requests per folder since the last reset: all of them, and distinct paths. */
+  /** Requests per folder since the last reset: all of them, distinct paths, the most for one path. */
   hits(): Promise<Hits>;
   /** Resolves once the site has dropped its counts (a hits round trip after the reset message). */
   resetHits(): Promise<void>;

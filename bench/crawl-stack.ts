@@ -33,6 +33,8 @@ export interface CrawlStack {
   worker: Child;
   /** pid of each service process: postgres, redis, temporal, worker. */
   pids: Record<'postgres' | 'redis' | 'temporal' | 'worker', number>;
+  /** Starts one more worker.ts process with the same settings (its log: `<root>/<name>.log`); stop() stops it too. */
+  startWorker(name: string): Promise<Child>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,11 @@ export async function startCrawlStack(options: CrawlStackOptions): Promise<Crawl
       if (!record) throw new Error(`no pid file for ${name} in ${pidDir}`);
       return record.pid;
     };
+    const startWorker = async (name: string) => {
+      const extra = await startWorkerProcess({ env, logFile: join(root, `${name}.log`), pidDir, nodeArgs: options.workerNodeArgs, name });
+      stops.push(() => extra.stop());
+      return extra;
+    };
     return {
       apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       apiKey: key,
@@ -99,6 +106,7 @@ export async function startCrawlStack(options: CrawlStackOptions): Promise<Crawl
       temporal: temporalClient,
       worker,
       pids: { postgres: pid('postgres'), redis: pid('redis'), temporal: pid('temporal'), worker: pid('worker') },
+      startWorker,
       stop,
     };
   } catch (err) {

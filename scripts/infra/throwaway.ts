@@ -50,9 +50,9 @@ export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = '
 }
 
 /** worker.ts as deployed, in a process of its own; ready once it logs that it polls (an info line). */
-export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[] }): Promise<Child> {
+export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[]; name?: string }): Promise<Child> {
   const { env, logFile, pidDir } = options;
-  const child = spawnChild({ name: 'worker', command: process.execPath, args: [...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: inheritedEnv().PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+  const child = spawnChild({ name: options.name ?? 'worker', command: process.execPath, args: [...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: inheritedEnv().PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
   await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
   return child;
 }
