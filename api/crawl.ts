@@ -8,10 +8,11 @@ import { crawlSearchAttributes } from '../core/crawl-contracts.js';
 import { workflowIds } from '../core/contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { NotFoundError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
-import { CRAWL_PAGE_MAX_BYTES, type CrawlOptions } from '../core/schemas/crawl.js';
+import { CRAWL_PAGE_MAX_BYTES, type CrawlOptions, type CrawlStatusBody } from '../core/schemas/crawl.js';
 import { decodeCrawlOptions } from '../core/schemas/decode.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import type { CrawlStatus } from '../prisma/client.js';
 import type { crawl } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
@@ -84,7 +85,7 @@ async function findCrawl(deps: ApiDeps, id: string, caller: Caller) {
   return row;
 }
 
-export async function crawlStatus(deps: ApiDeps, id: string, caller: Caller, offset: number, limit: number) {
+export async function crawlStatus(deps: ApiDeps, id: string, caller: Caller, offset: number, limit: number): Promise<CrawlStatusBody> {
   const row = await findCrawl(deps, id, caller);
   const { formats } = decodeCrawlOptions(row.options).scrapeOptions;
   const rows = await deps.prisma.document.findMany({ where: { crawlId: id, sequence: { gte: offset } }, orderBy: { sequence: 'asc' }, take: limit + 1 });
@@ -100,7 +101,7 @@ export async function crawlStatus(deps: ApiDeps, id: string, caller: Caller, off
   const more = rows.length > data.length;
   return {
     success: true,
-    status: row.status,
+    status: row.status as CrawlStatus,
     completed: row.completed,
     total: row.total,
     creditsUsed: row.creditsUsed,

@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { defaultConvertThreads } from '../activities/convert-pool.js';
 import { workflowIds } from '../core/contracts.js';
 import { processPage } from '../core/html/index.js';
+import type { CrawlStatusBody } from '../core/schemas/crawl.js';
 import { installSignalCleanup, logTail } from '../scripts/infra/child.js';
 import type { BaselineReport, BaselineRequest } from './crawl-baseline.js';
 import { crawlBreakdown, type CrawlBreakdown } from './crawl-history.js';
@@ -158,17 +159,6 @@ async function baseline(site: SiteProcess, root: string): Promise<SideResult> {
 
 // ---------------------------------------------------------------------------------------------
 // Ours: the API, Temporal, PostgreSQL and one worker process.
-
-interface CrawlStatusBody {
-  status: string;
-  completed: number;
-  total: number;
-  creditsUsed: number;
-  failed: number;
-  skipped: Record<string, number>;
-  error?: string;
-  data: Array<{ metadata?: { engine?: string } }>;
-}
 
 async function api<T>(stack: CrawlStack, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${stack.apiUrl}${path}`, {

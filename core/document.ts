@@ -2,6 +2,8 @@
  * The public Document shape (spec: "Document"), built from a stored row: only the requested
  * formats, the screenshot as base64 PNG, metadata as stored. Used by the API and by webhooks.
  */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { documentSchema } from './schemas/document.js';
 import type { Format } from './schemas/scrape.js';
 
 export interface StoredDocument {
@@ -14,19 +16,12 @@ export interface StoredDocument {
   extract: unknown;
 }
 
-export interface PublicDocument {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  screenshot?: string;
-  extract?: unknown;
-  metadata: Record<string, unknown>;
-}
+export type PublicDocument = FromSchema<typeof documentSchema>;
 
 export function toPublicDocument(row: StoredDocument, formats: readonly Format[]): PublicDocument {
   const want = new Set(formats);
-  const doc: PublicDocument = { metadata: (row.metadata ?? {}) as Record<string, unknown> };
+  // Metadata is what the page pipeline wrote: its keys are the schema's, plus the page's own meta tags.
+  const doc: PublicDocument = { metadata: (row.metadata ?? {}) as PublicDocument['metadata'] };
   if (want.has('markdown')) doc.markdown = row.markdown ?? '';
   if (want.has('html')) doc.html = row.html ?? '';
   if (want.has('rawHtml')) doc.rawHtml = row.rawHtml ?? '';

@@ -1,8 +1,7 @@
 /** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel (spec: "Endpoints"). */
-import { crawlIdParams, crawlRequestSchema, crawlStatusQuery } from '../../core/schemas/crawl.js';
+import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema } from '../../core/schemas/crawl.js';
 import { cancelCrawl, crawlStatus, startCrawl, type Caller } from '../crawl.js';
 import { defineRoute, type AppContext } from '../route.js';
-import { documentSchema } from './document-schema.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' } as const;
 /** The crawl's owner: an API key, or the paying wallet (x402). A paid crawl is charged before it starts, a paid cancel before it cancels. */
@@ -49,23 +48,7 @@ export const crawlStatusRoute = defineRoute({
   responses: {
     200: {
       description: 'Status, counters and one page of documents.',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          status: { enum: ['scraping', 'completed', 'failed', 'cancelled'] },
-          completed: { type: 'integer', description: 'Pages done, failed ones included.' },
-          total: { type: 'integer', description: 'Pages known so far (admitted to the crawl).' },
-          creditsUsed: { type: 'integer', description: 'Pages billed: pages stored.' },
-          expiresAt: { type: 'string', format: 'date-time' },
-          next: { type: 'string', description: 'Relative path of the next page of documents.' },
-          failed: { type: 'integer', description: 'Pages that failed after retries.' },
-          skipped: { type: 'object', additionalProperties: { type: 'integer' }, description: 'URLs not crawled, counted by reason.' },
-          error: { type: 'string', description: 'Why the crawl failed.' },
-          data: { type: 'array', items: documentSchema },
-        },
-        required: ['success', 'status', 'completed', 'total', 'creditsUsed', 'expiresAt', 'failed', 'skipped', 'data'],
-      },
+      schema: crawlStatusSchema,
     },
     404: { description: 'Unknown or expired crawl id.', schema: errorRef },
   },

@@ -2,7 +2,7 @@
 import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
 import { defineRoute } from '../route.js';
 import { runScrape, type ScrapeRequest } from '../scrape.js';
-import { documentSchema } from './document-schema.js';
+import { documentSchema } from '../../core/schemas/document.js';
 
 export const scrapeRoute = defineRoute({
   method: 'post',

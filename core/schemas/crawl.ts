@@ -1,5 +1,6 @@
 /** Crawl options (spec: "Crawl options") and the GET /v1/crawl/{id} query. */
 import type { FromSchema } from 'json-schema-to-ts';
+import { documentSchema } from './document.js';
 import { crawlScrapeOptionsSchema } from './scrape.js';
 
 const patternList = {
@@ -81,3 +82,25 @@ export const crawlStatusQuery = {
   },
   additionalProperties: false,
 } as const;
+
+/** GET /v1/crawl/{id}'s answer: the OpenAPI reference and the type the API, benches and tests share. */
+export const crawlStatusSchema = {
+  type: 'object',
+  properties: {
+    success: { const: true },
+    status: { enum: ['scraping', 'completed', 'failed', 'cancelled'] },
+    completed: { type: 'integer', description: 'Pages done, failed ones included.' },
+    total: { type: 'integer', description: 'Pages known so far (admitted to the crawl).' },
+    creditsUsed: { type: 'integer', description: 'Pages billed: pages stored.' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    next: { type: 'string', description: 'Relative path of the next page of documents.' },
+    failed: { type: 'integer', description: 'Pages that failed after retries.' },
+    skipped: { type: 'object', additionalProperties: { type: 'integer' }, description: 'URLs not crawled, counted by reason.' },
+    error: { type: 'string', description: 'Why the crawl failed.' },
+    data: { type: 'array', items: documentSchema },
+  },
+  required: ['success', 'status', 'completed', 'total', 'creditsUsed', 'expiresAt', 'failed', 'skipped', 'data'],
+  additionalProperties: false,
+} as const;
+
+export type CrawlStatusBody = FromSchema<typeof crawlStatusSchema>;

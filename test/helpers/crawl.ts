@@ -1,19 +1,8 @@
 /** Start a crawl through the API, wait for it to end, and read every document by following `next`. */
+import type { CrawlStatusBody } from '../../core/schemas/crawl.js';
 import type { TestStack } from './stack.js';
 
-export interface CrawlStatusBody {
-  success: boolean;
-  status: string;
-  completed: number;
-  total: number;
-  creditsUsed: number;
-  failed: number;
-  skipped: Record<string, number>;
-  expiresAt: string;
-  next?: string;
-  error?: string;
-  data: { markdown?: string; metadata: Record<string, unknown> }[];
-}
+export type { CrawlStatusBody };
 
 export async function startCrawl(stack: TestStack, body: Record<string, unknown>): Promise<string> {
   const res = await stack.post('/v1/crawl', body);

@@ -1,4 +1,4 @@
-/** The Document response shape (spec: "Document"), for the OpenAPI reference. */
+/** The Document response shape (spec: "Document"): the OpenAPI reference, and the type of documents in API answers. */
 export const documentSchema = {
   type: 'object',
   properties: {
@@ -27,4 +27,5 @@ export const documentSchema = {
     },
   },
   required: ['metadata'],
+  additionalProperties: false,
 } as const;
