@@ -20,6 +20,13 @@ const histories = [
   { file: 'crawl-per-page-hooks-resumed-run.json', workflowId: 'crawl-per-page-resumed' },
   { file: 'crawl-per-page-hooks-last-run.json', workflowId: 'crawl-per-page-last' },
   { file: 'crawl-per-page-midway.json', workflowId: 'crawl-per-page-midway' },
+  // Page lanes (commit fa608ed), lanes rotating every 300 ms: a first run with webhooks that continued
+  // as new and the last run of that crawl; a crawl cancelled mid-way; a crawl with a 2.5 s delay
+  // whose lanes hand back and wait on timers.
+  { file: 'crawl-lanes-hooks-first-run.json', workflowId: 'crawl-lanes-first' },
+  { file: 'crawl-lanes-hooks-last-run.json', workflowId: 'crawl-lanes-last' },
+  { file: 'crawl-lanes-cancelled.json', workflowId: 'crawl-lanes-cancelled' },
+  { file: 'crawl-lanes-delay-waits.json', workflowId: 'crawl-lanes-delay' },
 ];
 
 describe('workflow replay', () => {
