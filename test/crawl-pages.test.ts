@@ -80,6 +80,15 @@ describe('crawl pages use the one page pipeline', () => {
     expect(docs.every((d) => !('extract' in d))).toBe(true);
   });
 
+  it('stores a screenshot of every page when asked, rendered in a browser', async () => {
+    const { docs } = await crawlToEnd(noLlm, { url: site.url, limit: 2, scrapeOptions: { formats: ['markdown', 'screenshot'] } });
+    expect(docs).toHaveLength(2);
+    for (const doc of docs) {
+      expect((doc as { screenshot?: string }).screenshot).toMatch(/^iVBORw0KGgo/); // PNG signature, base64
+      expect(doc.metadata.engine).toBe('local_browser');
+    }
+  });
+
   it('applies the scrape warning rules: a non-2xx page is stored with its status, includeTags that match nothing say so', async () => {
     const { id } = await crawlToEnd(noLlm, { url: site.url, scrapeOptions: { includeTags: ['.body'] } });
     const rows = await noLlm.api.deps.prisma.document.findMany({ where: { crawlId: id }, select: { url: true, statusCode: true, warning: true } });
