@@ -23,7 +23,7 @@ import type { ActivityDeps } from './index.js';
 import { timeoutSignal } from '../core/timeout-signal.js';
 
 /** The seed page is read for its links: no content format, no waiting. */
-const SEED_OPTIONS: PageOptions = { formats: ['links'], onlyMainContent: false, waitFor: 0 };
+const SEED_OPTIONS: PageOptions = { formats: ['links'], onlyMainContent: false, waitFor: 0, mobile: false, skipTlsVerification: false };
 
 export function mapActivities(deps: ActivityDeps) {
   const { config, prisma } = deps;
@@ -61,7 +61,7 @@ export function mapActivities(deps: ActivityDeps) {
         const sources = robots.sitemaps.length ? robots.sitemaps : [new URL('/sitemap.xml', seed).href];
         fromSitemaps = await gatherSitemapUrls(sources, options.limit * 4, net, input.deadline - 1000);
       }
-      const fromPage = await seedLinks(seed, input.deadline, signal);
+      const fromPage = options.sitemapOnly ? [] : await seedLinks(seed, input.deadline, signal);
 
       let filter;
       try {
@@ -73,7 +73,8 @@ export function mapActivities(deps: ActivityDeps) {
       }
       const seen = new Set<string>();
       const links: string[] = [];
-      for (const url of [seed.href, ...fromSitemaps, ...fromPage]) {
+      // sitemapOnly: what the sitemaps list, and nothing else (not even the seed).
+      for (const url of options.sitemapOnly ? fromSitemaps : [seed.href, ...fromSitemaps, ...fromPage]) {
         if (!sameSiteFilter(url, seed, options)) continue;
         const verdict = filter(url, 0);
         if (!verdict.admit || seen.has(verdict.urlKey)) continue;

@@ -24,7 +24,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
       // Only what was stored is there, which is what the caller asked for.
       data = row ? toPublicDocument(row, allFormats) : null;
     }
-    const idField = delivery.event.startsWith('scrape') ? 'scrapeId' : 'crawlId';
+    const idField = delivery.event.startsWith('scrape.') ? 'scrapeId' : delivery.event.startsWith('batch_scrape.') ? 'batchId' : 'crawlId';
     return JSON.stringify({
       type: delivery.event,
       [idField]: delivery.subjectId,
@@ -47,6 +47,8 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
             method: 'POST',
             body,
             headers: {
+              // The caller's own headers (the hosted API's webhook.headers) first: ours cannot be replaced.
+              ...delivery.headers,
               'content-type': 'application/json',
               'user-agent': config.SERVICE_USER_AGENT,
               'x-pagewright-event': delivery.event,

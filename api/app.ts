@@ -87,6 +87,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     limits: {
       scrape: config.RATE_LIMIT_SCRAPE_PER_MIN,
       crawl: config.RATE_LIMIT_CRAWL_PER_MIN,
+      batchScrape: config.RATE_LIMIT_BATCH_SCRAPE_PER_MIN,
       crawlStatus: config.RATE_LIMIT_CRAWL_STATUS_PER_MIN,
       cancel: config.RATE_LIMIT_CANCEL_PER_MIN,
       map: config.RATE_LIMIT_MAP_PER_MIN,

@@ -1,18 +1,15 @@
-/** The map operation: run the `map` workflow within MAP_TIMEOUT_MS, then read the stored URL list. */
+/** The map operation: run the `map` workflow within its `timeout` (60 s by default), then read the stored URL list. */
 import { randomUUID } from 'node:crypto';
 import { workflowIds } from '../core/contracts.js';
 import { ApiError, ScrapeFailedError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
-import type { MapOptions } from '../core/schemas/map.js';
+import { MAP_TIMEOUT_DEFAULT_MS, type MapOptions } from '../core/schemas/map.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { map } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
 import { runWorkflowWithin } from './run-workflow.js';
 
-/** A map reads robots.txt, sitemaps and one page; it gets this long. */
-export const MAP_TIMEOUT_MS = 60_000;
-
-/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps the 60 s. */
+/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps the timeout. */
 export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infinity): Promise<{ success: true; links: string[]; scrape_id: string }> {
   const details = patternProblems(options, false);
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
@@ -23,7 +20,7 @@ export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infi
     throw err;
   }
   const mapId = randomUUID();
-  const timeoutMs = Math.floor(Math.min(MAP_TIMEOUT_MS, budgetMs));
+  const timeoutMs = Math.floor(Math.min(options.timeout ?? MAP_TIMEOUT_DEFAULT_MS, budgetMs));
   const onTimeout = () => new ApiError(408, 'timeout', `The map did not finish within ${Math.round(timeoutMs / 1000)} s. Narrow it with includePaths or a lower limit, or try again.`);
   const { documentId } = await runWorkflowWithin<typeof map>(deps, 'map', workflowIds.map(mapId), [{ mapId, options, deadline: Date.now() + timeoutMs }], timeoutMs, onTimeout);
   const row = await deps.prisma.document.findUnique({ where: { id: documentId }, select: { links: true } });

@@ -15,14 +15,15 @@ import { once } from 'node:events';
 import type { ClientContext, Redis, Result } from 'ioredis';
 import type { Logger } from '../core/log.js';
 
-export type RateLimitName = 'scrape' | 'crawl' | 'crawlStatus' | 'cancel' | 'map';
+export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map';
 
 /** How each limit is named to callers (in the 429 message). */
 export const rateLimitLabels: Record<RateLimitName, string> = {
   scrape: 'POST /v1/scrape',
   crawl: 'POST /v1/crawl',
-  crawlStatus: 'GET /v1/crawl/{id}',
-  cancel: 'DELETE /v1/crawl/{id} (and …/cancel)',
+  batchScrape: 'POST /v1/batch/scrape',
+  crawlStatus: 'GET /v1/crawl/{id}, GET /v1/batch/scrape/{id} and their errors',
+  cancel: 'DELETE /v1/crawl/{id} (and …/cancel), DELETE /v1/batch/scrape/{id}',
   map: 'POST /v1/map',
 };
 

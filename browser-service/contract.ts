@@ -15,6 +15,8 @@ export const renderRequestSchema = {
     /** Whole render budget, ms. */
     timeout: { type: 'integer', minimum: 1000, maximum: 90000 },
     screenshot: { enum: ['viewport', 'fullPage'] },
+    /** Render as a phone: a 390×844 viewport and a mobile user agent. */
+    mobile: { type: 'boolean' },
   },
   required: ['url', 'timeout'],
   additionalProperties: false,

@@ -26,6 +26,10 @@ export class RenderError extends Error {
   }
 }
 
+/** What a phone looks like to a site: an iPhone-sized viewport and Chrome for Android's user agent form. */
+const MOBILE_VIEWPORT = { width: 390, height: 844 };
+const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
 /** Scripts that fetch after `load` usually finish within this; it is capped by the remaining budget. */
 const SETTLE_MS = 1500;
 
@@ -36,7 +40,9 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest): Pro
     const page = await context.newPage();
     try {
       page.on('request', (r) => track(r.url()));
-      if (request.headers && Object.keys(request.headers).length) await page.setExtraHTTPHeaders(request.headers);
+      const extraHeaders = { ...(request.mobile ? { 'user-agent': MOBILE_USER_AGENT } : {}), ...request.headers };
+      if (Object.keys(extraHeaders).length) await page.setExtraHTTPHeaders(extraHeaders);
+      if (request.mobile) await page.setViewportSize(MOBILE_VIEWPORT);
       let response;
       try {
         response = await page.goto(request.url, { waitUntil: 'load', timeout: remaining() });

@@ -53,7 +53,12 @@ export const settings = {
   AUTH_URL: {
     schema: httpUrl,
     requiredBy: ['api'],
-    doc: 'Public URL of the API (used in links the API hands out, e.g. the OpenAPI `servers` entry).',
+    doc: 'Public URL of the API, as clients reach it: absolute links the API hands out start with it (`next` for the official SDKs, batch status URLs, the OpenAPI `servers` entry).',
+  },
+  NEXT_URL_STYLE: {
+    schema: { enum: ['auto', 'relative', 'absolute'] },
+    default: 'auto',
+    doc: '`next` paging links: `relative` paths (the spec), `absolute` URLs on AUTH_URL, or `auto`: absolute for the official SDKs (which fetch `next` as a URL: User-Agent axios/, python-requests/ or aiohttp), relative for everyone else.',
   },
   CORS_ORIGIN: {
     schema: { type: 'string', minLength: 1 },
@@ -80,9 +85,10 @@ export const settings = {
   RATE_LIMIT_CRAWL_STATUS_PER_MIN: {
     schema: rateLimit,
     default: 600,
-    doc: 'GET /v1/crawl/{id} requests per minute per caller: polling once a second on ten crawls at once fits; 0 = unlimited.',
+    doc: 'GET /v1/crawl/{id} and GET /v1/batch/scrape/{id} (and their /errors) requests per minute per caller: polling once a second on ten jobs at once fits; 0 = unlimited.',
   },
-  RATE_LIMIT_CANCEL_PER_MIN: { schema: rateLimit, default: 60, doc: 'DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel together, per minute per caller; 0 = unlimited.' },
+  RATE_LIMIT_CANCEL_PER_MIN: { schema: rateLimit, default: 60, doc: 'DELETE /v1/crawl/{id}, DELETE /v1/crawl/{id}/cancel and DELETE /v1/batch/scrape/{id} together, per minute per caller; 0 = unlimited.' },
+  RATE_LIMIT_BATCH_SCRAPE_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/batch/scrape (batches started) per minute per caller (burst up to this many); 0 = unlimited.' },
   RATE_LIMIT_MAP_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/map requests per minute per caller (burst up to this many); 0 = unlimited.' },
   LOG_LEVEL: { schema: { enum: ['debug', 'info', 'warn', 'error'] }, default: 'info', doc: 'Least severe log level printed.' },
   TEMPORAL_ADDRESS: {
@@ -180,9 +186,10 @@ export const settings = {
   X402_PRICE: { schema: price, default: '$0.01', doc: 'Price of each protected request in US dollars of the stablecoin (`$0.01` or `0.01`; positive, at most 6 decimals), unless the operation has its own price.' },
   X402_SCRAPE_PRICE: { schema: price, doc: 'Price of POST /v1/scrape; default X402_PRICE.' },
   X402_CRAWL_PRICE: { schema: price, doc: 'Price of POST /v1/crawl (the whole crawl); default X402_PRICE.' },
-  X402_CRAWL_STATUS_PRICE: { schema: price, doc: 'Price of GET /v1/crawl/{id}; default X402_PRICE.' },
-  X402_CRAWL_CANCEL_PRICE: { schema: price, doc: 'Price of DELETE /v1/crawl/{id} (and its /cancel alias); default X402_PRICE.' },
+  X402_CRAWL_STATUS_PRICE: { schema: price, doc: 'Price of GET /v1/crawl/{id} and GET /v1/batch/scrape/{id} (and their /errors); default X402_PRICE.' },
+  X402_CRAWL_CANCEL_PRICE: { schema: price, doc: 'Price of DELETE /v1/crawl/{id} (and its /cancel alias) and DELETE /v1/batch/scrape/{id}; default X402_PRICE.' },
   X402_MAP_PRICE: { schema: price, doc: 'Price of POST /v1/map; default X402_PRICE.' },
+  X402_BATCH_SCRAPE_PRICE: { schema: price, doc: 'Price of POST /v1/batch/scrape (the whole batch, whatever its number of URLs, as for a crawl); default X402_PRICE.' },
   X402_FACILITATOR_URL: {
     schema: httpUrl,
     doc: 'Payment facilitator ({url}/verify, /settle, /supported). Default outside production: the public testnet facilitator `https://x402.org/facilitator`, which NODE_ENV=production refuses: set a production facilitator.',

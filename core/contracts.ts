@@ -7,6 +7,7 @@ import type { PageOptions } from './schemas/scrape.js';
 export const workflowIds = {
   scrape: (scrapeId: string) => `scrape-${scrapeId}`,
   crawl: (crawlId: string) => `crawl-${crawlId}`,
+  batchScrape: (batchId: string) => `batch-scrape-${batchId}`,
   map: (mapId: string) => `map-${mapId}`,
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
 } as const;
@@ -47,7 +48,9 @@ export interface ScrapeResult {
   documentId: string;
 }
 
-export type WebhookEvent = 'scrape.completed' | 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed' | 'crawl.cancelled';
+/** A crawl's or a batch scrape's events: `<kind>.<what>`. */
+export type JobEventKind = 'started' | 'page' | 'completed' | 'failed' | 'cancelled';
+export type WebhookEvent = 'scrape.completed' | `crawl.${JobEventKind}` | `batch_scrape.${JobEventKind}`;
 
 export interface WebhookDelivery {
   event: WebhookEvent;
@@ -62,4 +65,6 @@ export interface WebhookDelivery {
   metadata?: unknown;
   /** Extra small fields for the payload (status, counters, error). */
   extra?: Record<string, unknown>;
+  /** Sent with the delivery (the hosted API's webhook.headers); ours (signature, event, content type) win. */
+  headers?: Record<string, string>;
 }

@@ -3,7 +3,7 @@
  * attributes, page lanes, webhook deliveries and the status body the API answers with.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import type { WebhookDelivery, WebhookEvent } from './contracts.js';
+import type { JobEventKind, WebhookDelivery, WebhookEvent } from './contracts.js';
 
 export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
@@ -15,16 +15,41 @@ export const crawlSearchAttributes = {
   pagesDone: defineSearchAttributeKey('PagesDone', SearchAttributeType.INT),
 } as const;
 
-/** Who receives a crawl's events (its webhookUrls and webhookMetadata). */
+/** Who receives a crawl's (or batch scrape's) events, built by webhooksOf. */
 export interface CrawlWebhookContext {
   crawlId: string;
   urls: string[];
   metadata?: unknown;
+  /** Sent with every delivery (the hosted API's webhook.headers). */
+  headers?: Record<string, string>;
+  /** Only these events (the hosted API's webhook.events); all when absent. `completed` also covers cancelled. */
+  events?: ('started' | 'page' | 'completed' | 'failed')[];
+  /** `crawl` or `batch_scrape`: the events' prefix. Absent in workflow inputs recorded before batch scrapes: crawl. */
+  kind?: 'crawl' | 'batch_scrape';
 }
 
-/** The one way a crawl event becomes a delivery, whether the workflow or a page lane sends it. */
-export function crawlDelivery(hooks: CrawlWebhookContext, event: WebhookEvent, deliveryId: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): WebhookDelivery {
-  return { event, deliveryId, urls: hooks.urls, subjectId: hooks.crawlId, metadata: hooks.metadata, documentId: extra?.documentId, extra: extra?.fields };
+/** The webhook options of a crawl or batch request: `webhookUrls` + `webhookMetadata`, and the hosted API's `webhook`. */
+export interface WebhookOptions {
+  webhookUrls?: string[];
+  webhookMetadata?: unknown;
+  webhook?: string | { url: string; headers?: Record<string, string>; metadata?: Record<string, unknown>; events?: ('started' | 'page' | 'completed' | 'failed')[] };
+}
+
+/** The receivers of a job's events, or undefined when it has none. `webhook`'s headers and events apply to all its URLs. */
+export function webhooksOf(crawlId: string, kind: 'crawl' | 'batch_scrape', options: WebhookOptions): CrawlWebhookContext | undefined {
+  const hosted = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook;
+  const urls = [...(options.webhookUrls ?? []), ...(hosted ? [hosted.url] : [])];
+  if (urls.length === 0) return undefined;
+  const metadata = hosted?.metadata ?? options.webhookMetadata;
+  return { crawlId, kind, urls, ...(metadata !== undefined ? { metadata } : {}), ...(hosted?.headers ? { headers: hosted.headers } : {}), ...(hosted?.events ? { events: hosted.events } : {}) };
+}
+
+/** The one way a crawl or batch event becomes a delivery, whether the workflow or a page lane sends it; undefined when filtered out. */
+export function crawlDelivery(hooks: CrawlWebhookContext, what: JobEventKind, deliveryId: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): WebhookDelivery | undefined {
+  const wanted = what === 'cancelled' ? 'completed' : what;
+  if (hooks.events && !hooks.events.includes(wanted)) return undefined;
+  const event: WebhookEvent = `${hooks.kind ?? 'crawl'}.${what}`;
+  return { event, deliveryId, urls: hooks.urls, subjectId: hooks.crawlId, metadata: hooks.metadata, documentId: extra?.documentId, extra: extra?.fields, ...(hooks.headers ? { headers: hooks.headers } : {}) };
 }
 
 export interface CrawlWorkflowInput {

@@ -27,6 +27,10 @@ export function toPublicDocument(row: StoredDocument, formats: readonly Format[]
   if (want.has('rawHtml')) doc.rawHtml = row.rawHtml ?? '';
   if (want.has('links')) doc.links = (row.links as string[] | null) ?? [];
   if ((want.has('screenshot') || want.has('screenshot@fullPage')) && row.screenshot) doc.screenshot = Buffer.from(row.screenshot).toString('base64');
-  if (row.extract !== null && row.extract !== undefined) doc.extract = row.extract;
+  // The extraction result: `json` when asked for in the hosted API's `json` format, else `extract`.
+  if (row.extract !== null && row.extract !== undefined) {
+    if (want.has('json')) doc.json = row.extract;
+    else doc.extract = row.extract;
+  }
   return doc;
 }

@@ -15,12 +15,13 @@ const PRODUCTION_NETWORK = 'eip155:8453';
 export const SETTLEMENT_MARGIN_MS = 12_000;
 
 /** The protected operations; the same names as their rate limits (api/rate-limit.ts). */
-export const paidOperations = ['scrape', 'crawl', 'crawlStatus', 'cancel', 'map'] as const;
+export const paidOperations = ['scrape', 'crawl', 'batchScrape', 'crawlStatus', 'cancel', 'map'] as const;
 export type PaidOperation = (typeof paidOperations)[number];
 
 const priceVariables = {
   scrape: 'X402_SCRAPE_PRICE',
   crawl: 'X402_CRAWL_PRICE',
+  batchScrape: 'X402_BATCH_SCRAPE_PRICE',
   crawlStatus: 'X402_CRAWL_STATUS_PRICE',
   cancel: 'X402_CRAWL_CANCEL_PRICE',
   map: 'X402_MAP_PRICE',

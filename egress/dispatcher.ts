@@ -9,11 +9,13 @@ import { Agent, buildConnector } from 'undici';
 import { defaultConnectTimeoutMs, openCheckedSocket, type ConnectOptions } from './connect.js';
 
 export interface SafeDispatcherOptions extends ConnectOptions {
-  /**
-   * Trusted CAs for TLS, replacing Node's default list (Node semantics), for tests with their own
-   * CA. Certificate verification itself cannot be switched off here.
-   */
+  /** Trusted CAs for TLS, replacing Node's default list (Node semantics), for tests with their own CA. */
   ca?: ConnectionOptions['ca'];
+  /**
+   * Accept any certificate (a scrape's `skipTlsVerification`). Only what TLS proves about the peer
+   * is given up: the address checks above run all the same.
+   */
+  insecureTls?: boolean;
   /** Forwarded to the Agent: idle keep-alive in ms (undici default 4,000). */
   keepAliveTimeoutMs?: number;
 }
@@ -22,7 +24,7 @@ export interface SafeDispatcherOptions extends ConnectOptions {
 export class SafeAgent extends Agent {
   constructor(readonly policy: Readonly<SafeDispatcherOptions>) {
     const connectTimeoutMs = policy.connectTimeoutMs ?? defaultConnectTimeoutMs;
-    const tlsOver = buildConnector({ timeout: connectTimeoutMs, ca: policy.ca, rejectUnauthorized: true });
+    const tlsOver = buildConnector({ timeout: connectTimeoutMs, ca: policy.ca, rejectUnauthorized: !policy.insecureTls });
     const connect: buildConnector.connector = (opts, callback) => {
       const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
       openCheckedSocket(opts.hostname, port, { ...policy, connectTimeoutMs }).then(

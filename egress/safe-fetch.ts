@@ -19,6 +19,8 @@ export interface SafeFetchOptions extends EgressPolicy {
    * by every call with the same policy is used, so connections are reused.
    */
   dispatcher?: SafeAgent;
+  /** Accept invalid TLS certificates (a scrape's skipTlsVerification); ignored when `dispatcher` is given. */
+  insecureTls?: boolean;
 }
 
 export interface RedirectHop {
@@ -54,9 +56,9 @@ export class TooManyRedirectsError extends Error {
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-// Shared dispatchers by classifier, resolver and allowPrivate (the defaults stand for "not set").
+// Shared dispatchers by classifier, resolver, allowPrivate and insecureTls (the defaults stand for "not set").
 // Weak keys: a policy's dispatcher lives as long as its functions do.
-const shared = new WeakMap<AddressClassifier, WeakMap<LookupFn, Map<boolean, SafeAgent>>>();
+const shared = new WeakMap<AddressClassifier, WeakMap<LookupFn, Map<string, SafeAgent>>>();
 
 function dispatcherFor(options: SafeFetchOptions): SafeAgent {
   const { dispatcher } = options;
@@ -76,8 +78,9 @@ function dispatcherFor(options: SafeFetchOptions): SafeAgent {
   if (!byLookup) shared.set(classify, (byLookup = new WeakMap()));
   let byFlag = byLookup.get(lookup);
   if (!byFlag) byLookup.set(lookup, (byFlag = new Map()));
-  let agent = byFlag.get(options.allowPrivate);
-  if (!agent) byFlag.set(options.allowPrivate, (agent = createSafeDispatcher({ allowPrivate: options.allowPrivate, classify: options.classify, lookup: options.lookup })));
+  const flags = `${options.allowPrivate}:${Boolean(options.insecureTls)}`;
+  let agent = byFlag.get(flags);
+  if (!agent) byFlag.set(flags, (agent = createSafeDispatcher({ allowPrivate: options.allowPrivate, classify: options.classify, lookup: options.lookup, insecureTls: options.insecureTls })));
   return agent;
 }
 

@@ -21,6 +21,10 @@ export function createPrisma(databaseUrl: string): PrismaClient {
 export const crawlStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as const;
 export type CrawlStatus = (typeof crawlStatuses)[number];
 
+/** `crawl.kind`: a crawl, or a batch scrape (a crawl without discovery). */
+export const crawlKinds = ['crawl', 'batch_scrape'] as const;
+export type CrawlKind = (typeof crawlKinds)[number];
+
 /** `crawl_url.status`: queued → claimed (leased by a page activity) → done | failed; dropped when cancelled. */
 export const crawlUrlStatuses = ['queued', 'claimed', 'done', 'failed', 'dropped'] as const;
 export type CrawlUrlStatus = (typeof crawlUrlStatuses)[number];

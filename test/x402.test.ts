@@ -36,6 +36,7 @@ function x402Env(f: TestFacilitator): Record<string, string> {
     X402_FACILITATOR_BEARER_TOKEN: f.token,
     X402_FACILITATOR_TIMEOUT_MS: String(FACILITATOR_TIMEOUT_MS),
     X402_CRAWL_PRICE: '$0.05',
+    X402_BATCH_SCRAPE_PRICE: '$0.03',
     X402_CRAWL_STATUS_PRICE: '0.001',
     RATE_LIMIT_MAP_PER_MIN: '2',
   };
@@ -129,7 +130,7 @@ describe('x402: the 402', () => {
     expect(required).toEqual({
       x402Version: 2,
       error: 'Payment required',
-      resource: { url: 'http://127.0.0.1:3000/v1/scrape', description: 'Scrape one page', mimeType: 'application/json' },
+      resource: { url: `${stack.api.url}/v1/scrape`, description: 'Scrape one page', mimeType: 'application/json' },
       accepts: [{ scheme: 'exact', network: 'eip155:84532', asset: facilitator.asset, amount: '10000', payTo, maxTimeoutSeconds: 60, extra: { name: 'USDC', version: '2' } }],
     });
     expect(body).toEqual({ success: false, code: 'payment_required', error: expect.stringContaining('pay $0.01 with x402'), paymentRequired: required });
@@ -142,6 +143,10 @@ describe('x402: the 402', () => {
     expect(await amount('DELETE', '/v1/crawl/00000000-0000-0000-0000-000000000000')).toBe('10000');
     expect(await amount('DELETE', '/v1/crawl/00000000-0000-0000-0000-000000000000/cancel')).toBe('10000');
     expect(await amount('POST', '/v1/map', { url: site.url })).toBe('10000');
+    expect(await amount('POST', '/v1/batch/scrape', { urls: [site.url, `${site.url}/a`] })).toBe('30000');
+    expect(await amount('GET', '/v1/batch/scrape/00000000-0000-0000-0000-000000000000')).toBe('1000');
+    expect(await amount('GET', '/v1/crawl/00000000-0000-0000-0000-000000000000/errors')).toBe('1000');
+    expect(await amount('DELETE', '/v1/batch/scrape/00000000-0000-0000-0000-000000000000')).toBe('10000');
   });
 
   it('keeps the operational endpoints free and exposes the payment headers to browsers', async () => {
@@ -415,7 +420,21 @@ describe('x402: the reference', () => {
     const paid = Object.entries(doc.paths)
       .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const))
       .filter(([, op]) => op.security.some((s) => 'x402' in s));
-    expect(paid.map(([name]) => name).sort()).toEqual(['DELETE /v1/crawl/{id}', 'DELETE /v1/crawl/{id}/cancel', 'GET /v1/crawl/{id}', 'POST /v1/crawl', 'POST /v1/map', 'POST /v1/scrape']);
+    expect(paid.map(([name]) => name).sort()).toEqual([
+      'DELETE /v1/batch/scrape/{id}',
+      'DELETE /v1/batch/scrape/{id}/errors',
+      'DELETE /v1/crawl/{id}',
+      'DELETE /v1/crawl/{id}/cancel',
+      'DELETE /v1/crawl/{id}/errors',
+      'GET /v1/batch/scrape/{id}',
+      'GET /v1/batch/scrape/{id}/errors',
+      'GET /v1/crawl/{id}',
+      'GET /v1/crawl/{id}/errors',
+      'POST /v1/batch/scrape',
+      'POST /v1/crawl',
+      'POST /v1/map',
+      'POST /v1/scrape',
+    ]);
     for (const [, op] of paid) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '402', '502', '503']));
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ ...doc, $id: 'openapi' } as never);

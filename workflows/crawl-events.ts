@@ -6,16 +6,17 @@
 import { ParentClosePolicy, setCurrentDetails, startChild, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { crawlDelivery, crawlSearchAttributes, type CrawlStatus, type CrawlSummary, type CrawlWebhookContext } from '../core/crawl-contracts.js';
-import { workflowIds, type WebhookEvent } from '../core/contracts.js';
+import { workflowIds, type JobEventKind } from '../core/contracts.js';
 import { deliverWebhooks } from './webhooks.js';
 
-export async function notify(hooks: CrawlWebhookContext | undefined, event: WebhookEvent, id: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): Promise<void> {
-  if (!hooks?.urls.length) return;
+export async function notify(hooks: CrawlWebhookContext | undefined, what: JobEventKind, id: string, extra?: { documentId?: string; fields?: Record<string, unknown> }): Promise<void> {
+  const delivery = hooks && crawlDelivery(hooks, what, id, extra);
+  if (!delivery) return;
   try {
     await startChild(deliverWebhooks, {
-      workflowId: workflowIds.webhooks(event, id),
+      workflowId: workflowIds.webhooks(delivery.event, id),
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      args: [crawlDelivery(hooks, event, id, extra)],
+      args: [delivery],
     });
   } catch (err) {
     // Already started (by an earlier run of this crawl): that delivery is under way; do not send it twice.
@@ -36,6 +37,6 @@ export async function ending(hooks: CrawlWebhookContext | undefined, crawlId: st
   publish(summary.status, summary.completed);
   setCurrentDetails(`${summary.status}: ${summary.completed} of ${summary.total} pages, ${summary.failed} failed`);
   const fields = { status: summary.status, completed: summary.completed, total: summary.total, failed: summary.failed, skipped: summary.skipped, ...(summary.error ? { error: summary.error } : {}) };
-  await notify(hooks, summary.status === 'completed' ? 'crawl.completed' : summary.status === 'failed' ? 'crawl.failed' : 'crawl.cancelled', crawlId, { fields });
+  await notify(hooks, summary.status === 'completed' ? 'completed' : summary.status === 'failed' ? 'failed' : 'cancelled', crawlId, { fields });
   return summary;
 }

@@ -42,7 +42,7 @@ export async function crawlPerPage(input: CrawlWorkflowInput): Promise<CrawlSumm
       const discovery = await db.discoverCrawl(crawlId);
       if (discovery.finished) return await ending(hooks, crawlId, await db.crawlSummary(crawlId));
       crawlDelayMs = discovery.crawlDelayMs;
-      await notify(hooks, 'crawl.started', crawlId);
+      await notify(hooks, 'started', crawlId);
     } else {
       await db.requeueClaimed(crawlId);
       crawlDelayMs = (await db.discoverCrawl(crawlId)).crawlDelayMs;
@@ -61,7 +61,7 @@ export async function crawlPerPage(input: CrawlWorkflowInput): Promise<CrawlSumm
         if (result.outcome !== 'skipped') pagesDone++;
         if (result.outcome === 'failed') failed++;
         if (result.admitted > 0) exhausted = false;
-        if (result.documentId) await notify(hooks, 'crawl.page', `${crawlId}-${urlId}`, { documentId: result.documentId });
+        if (result.documentId) await notify(hooks, 'page', `${crawlId}-${urlId}`, { documentId: result.documentId });
       } catch (err) {
         if (!isCancellation(err)) throw err;
       } finally {

@@ -34,6 +34,14 @@ export async function crawl(input: CrawlWorkflowInput): Promise<CrawlSummary> {
   return crawlWithLanes(input);
 }
 
+/**
+ * A batch scrape (README "Batch scrape"): a crawl without discovery. Its URLs are the frontier from
+ * the start and links are not followed; its webhook events are batch_scrape.*.
+ */
+export async function batchScrape(input: CrawlWorkflowInput): Promise<CrawlSummary> {
+  return crawlWithLanes(input);
+}
+
 async function crawlWithLanes(input: CrawlWorkflowInput): Promise<CrawlSummary> {
   const { crawlId, hooks } = input;
   const lanes = laneActivities();
@@ -47,7 +55,7 @@ async function crawlWithLanes(input: CrawlWorkflowInput): Promise<CrawlSummary> 
       const discovery = await db.discoverCrawl(crawlId);
       if (discovery.finished || !discovery.lanes) return await ending(hooks, crawlId, await db.crawlSummary(crawlId));
       plan = discovery.lanes;
-      await notify(hooks, 'crawl.started', crawlId);
+      await notify(hooks, 'started', crawlId);
     } else {
       // Whatever the previous run's lanes claimed and did not finish goes back to the queue.
       await db.requeueClaimed(crawlId);

@@ -1,5 +1,5 @@
 /** Every workflow the worker registers. The worker bundles this file for Temporal's sandbox. */
-export { crawl } from './crawl.js';
+export { batchScrape, crawl } from './crawl.js';
 export { expireData } from './expire.js';
 export { healthCheck } from './health-check.js';
 export { map } from './map.js';

@@ -13,7 +13,8 @@ import { resolveAndCheck } from '../../egress/resolve.js';
 import type { ActivityDeps } from '../index.js';
 import { fetchText } from './fetch-text.js';
 import { failCrawl } from './finish.js';
-import { addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
+import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
+import { jobPace } from './job.js';
 import { rulesFor } from './rules.js';
 import { gatherSitemapUrls } from './sitemaps.js';
 
@@ -25,8 +26,10 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
     async discoverCrawl(crawlId: string): Promise<DiscoveryResult> {
       const crawl = await prisma.crawl.findUnique({ where: { id: crawlId } });
       if (!crawl || crawl.status !== 'scraping') return { finished: true };
+      const job = jobPace(crawl);
+      // A batch scrape is discovered when it is created: its URLs are its frontier.
+      if (crawl.discoveryDone) return { finished: false, ...(crawl.crawlDelayMs ? { crawlDelayMs: crawl.crawlDelayMs } : {}), lanes: lanePlan(job, config.CRAWL_LANE_ROTATE_MS, crawl.crawlDelayMs ?? 0) };
       const options = decodeCrawlOptions(crawl.options);
-      if (crawl.discoveryDone) return { finished: false, ...(crawl.crawlDelayMs ? { crawlDelayMs: crawl.crawlDelayMs } : {}), lanes: lanePlan(options, config.CRAWL_LANE_ROTATE_MS, crawl.crawlDelayMs ?? 0) };
       let seed: URL;
       try {
         seed = normalizeTargetUrl(crawl.url);
@@ -60,10 +63,14 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
       const rules = rulesFor(crawlId, options, robotsTxt, config.SERVICE_USER_AGENT);
       const candidates: Candidate[] = [rules.seed(seed)];
       const skips: string[] = [];
+      const robotsBlocked: string[] = [];
       for (const url of fromSitemaps) {
         const verdict = rules.check(url, 'sitemap');
         if (verdict.admit) candidates.push(verdict.candidate);
-        else if (verdict.reason) skips.push(verdict.reason);
+        else if (verdict.reason) {
+          skips.push(verdict.reason);
+          if (verdict.reason === 'robots_blocked') robotsBlocked.push(url);
+        }
       }
       await prisma.$transaction(async (tx) => {
         const locked = await lockCrawl(tx, crawlId);
@@ -71,10 +78,17 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
         const { admitted, overflow } = await admit(tx, crawlId, locked.total, options.limit, candidates);
         await tx.crawl.update({
           where: { id: crawlId },
-          data: { discoveryDone: true, robotsTxt, crawlDelayMs: crawlDelayMs ?? null, total: { increment: admitted }, skipped: addSkips(locked.skipped, [...skips, ...Array(overflow).fill('limit_reached')]) },
+          data: {
+            discoveryDone: true,
+            robotsTxt,
+            crawlDelayMs: crawlDelayMs ?? null,
+            total: { increment: admitted },
+            skipped: addSkips(locked.skipped, [...skips, ...Array(overflow).fill('limit_reached')]),
+            robotsBlocked: addRobotsBlocked(locked.robotsBlocked, robotsBlocked),
+          },
         });
       });
-      return { finished: false, ...(crawlDelayMs ? { crawlDelayMs } : {}), lanes: lanePlan(options, config.CRAWL_LANE_ROTATE_MS, crawlDelayMs ?? 0) };
+      return { finished: false, ...(crawlDelayMs ? { crawlDelayMs } : {}), lanes: lanePlan(job, config.CRAWL_LANE_ROTATE_MS, crawlDelayMs ?? 0) };
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Ending a crawl. Completed means discovery is done and nothing is queued or in flight; the same
  * transaction decides, so a page admitted at the last moment keeps the crawl running. A crawl is
- * `failed` when it stored no page at all and its seed failed (see README "Crawl states").
+ * `failed` when it stored no page at all and its seed failed, a batch scrape when it stored no page
+ * at all (see README "Crawl states").
  */
 import type { CrawlStatus, CrawlSummary } from '../../core/crawl-contracts.js';
 import type { PrismaClient } from '../../prisma/client.js';
@@ -19,14 +20,14 @@ export async function finishCrawl(prisma: PrismaClient, crawlId: string): Promis
     const open = await tx.crawlUrl.count({ where: { crawlId, status: { in: ['queued', 'claimed'] } } });
     if (open > 0) return 'pending';
     const stored = await tx.document.count({ where: { crawlId } });
-    const seed = await tx.crawlUrl.findFirst({ where: { crawlId, discoveryDepth: 0 }, orderBy: { id: 'asc' }, select: { status: true, error: true } });
-    const failed = stored === 0 && (!seed || seed.status === 'failed');
-    await tx.crawl.update({
-      where: { id: crawlId },
-      data: failed
-        ? { status: 'failed', error: `The seed page could not be crawled: ${seed?.error ?? 'it was never admitted'}`, completedAt: new Date() }
-        : { status: 'completed', completedAt: new Date() },
-    });
+    const { kind, total } = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { kind: true, total: true } });
+    let error: string | undefined;
+    if (stored === 0 && kind === 'batch_scrape') error = `None of the ${total} URLs could be scraped; GET /v1/batch/scrape/${crawlId}/errors says why.`;
+    else if (stored === 0) {
+      const seed = await tx.crawlUrl.findFirst({ where: { crawlId, discoveryDepth: 0 }, orderBy: { id: 'asc' }, select: { status: true, error: true } });
+      if (!seed || seed.status === 'failed') error = `The seed page could not be crawled: ${seed?.error ?? 'it was never admitted'}`;
+    }
+    await tx.crawl.update({ where: { id: crawlId }, data: error ? { status: 'failed', error, completedAt: new Date() } : { status: 'completed', completedAt: new Date() } });
     return 'settled';
   });
   return outcome === 'pending' ? { pending: true } : summary(prisma, crawlId);

@@ -3,6 +3,7 @@
  * `limit`, with skip counts by reason, and claiming of queued URLs by page lanes.
  * Dedupe is the unique (crawl_id, url_key): a variant of a known URL is never queued twice.
  */
+import { MAX_CRAWL_LIMIT } from '../../core/schemas/crawl.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
 
 export interface Candidate {
@@ -16,9 +17,17 @@ type Tx = Prisma.TransactionClient;
 
 /** Lock the crawl row for the rest of the transaction; every writer takes this lock first, so counters stay exact. */
 export async function lockCrawl(tx: Tx, crawlId: string) {
-  const rows = await tx.$queryRaw<{ status: string; total: number; options: { limit: number }; skipped: Record<string, number> }[]>`
-    SELECT status, total, options, skipped FROM crawl WHERE id = ${crawlId} FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ status: string; total: number; limit: number; skipped: Record<string, number>; robotsBlocked: string[] }[]>`
+    SELECT status, total, COALESCE((options->>'limit')::int, ${MAX_CRAWL_LIMIT}) AS "limit", skipped, robots_blocked AS "robotsBlocked" FROM crawl WHERE id = ${crawlId} FOR UPDATE`;
   return rows[0];
+}
+
+/** robots_blocked keeps this many URLs at most (the skip count keeps counting). */
+export const MAX_ROBOTS_BLOCKED = 1000;
+
+export function addRobotsBlocked(known: string[], found: string[]): string[] {
+  if (found.length === 0 || known.length >= MAX_ROBOTS_BLOCKED) return known;
+  return [...new Set([...known, ...found])].slice(0, MAX_ROBOTS_BLOCKED);
 }
 
 export function addSkips(skipped: Record<string, number>, reasons: Iterable<string>): Record<string, number> {

@@ -33,7 +33,7 @@ export function perPageActivities(deps: ActivityDeps) {
     async recordPageFailure(input: CrawlPageInput & { error: string }): Promise<CrawlPageResult> {
       const row = await openRow(input);
       if (!row) return { outcome: 'skipped', admitted: 0 };
-      return store(input.crawlId, { kind: 'failed', row, error: input.error });
+      return store(input.crawlId, { kind: 'failed', row, code: 'fetch_failed', error: input.error });
     },
 
     async crawlPage(input: CrawlPageInput): Promise<CrawlPageResult> {

@@ -8,14 +8,12 @@
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
-import { crawlDelivery, type CrawlWebhookContext } from '../../core/crawl-contracts.js';
+import { crawlDelivery } from '../../core/crawl-contracts.js';
 import { workflowIds } from '../../core/contracts.js';
-import type { CrawlOptions } from '../../core/schemas/crawl.js';
-import { decodeCrawlOptions } from '../../core/schemas/decode.js';
 import type { ActivityDeps } from '../index.js';
 import { PageError, ThrottledError } from '../page/errors.js';
 import { pauseCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
-import { rulesFor, type CrawlRules } from './rules.js';
+import { jobOf } from './job.js';
 import { documentIdFor, type PageOutcome } from './store.js';
 
 /** Each page gets this long (fetch, browser, conversion, extraction). */
@@ -67,26 +65,24 @@ export interface LaneWidth {
 }
 
 export interface CrawlPages {
-  options: CrawlOptions;
   runRow(row: ClaimedUrl, run: { signal: AbortSignal; lane?: LaneWidth; delayMs: number; widest?: number }): Promise<PageOutcome | undefined>;
   sendPageEvents(stored: { urlId: bigint; documentId: string }[]): Promise<void>;
   /** crawl.page deliveries of pages stored by a lane run that died before starting them. */
   sendPendingPageEvents(): Promise<void>;
 }
 
-/** The crawl's options and rules, or undefined when it is no longer running. */
+/** The job's page work, or undefined when it is no longer running. */
 export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQueue: string): Promise<CrawlPages | undefined> {
   const { prisma, config, runPage } = deps;
-  const row = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true, options: true, robotsTxt: true } });
+  const row = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true, kind: true, options: true, robotsTxt: true } });
   if (!row || row.status !== 'scraping') return undefined;
-  const options = decodeCrawlOptions(row.options);
-  const rules: CrawlRules = rulesFor(crawlId, options, row.robotsTxt, config.SERVICE_USER_AGENT);
-  const hooks: CrawlWebhookContext | undefined = options.webhookUrls?.length ? { crawlId, urls: options.webhookUrls, metadata: options.webhookMetadata } : undefined;
+  const { pageOptions, rules, hooks } = jobOf(crawlId, row, config.SERVICE_USER_AGENT);
+  const pageTimeoutMs = pageOptions.timeout ?? PAGE_TIMEOUT_MS;
 
   async function onFailure(row: ClaimedUrl, err: unknown, lane?: LaneWidth): Promise<PageOutcome> {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof ThrottledError) {
-      if (row.throttles + 1 >= PAGE_MAX_THROTTLES) return { kind: 'failed', row, error: `${message}; the site kept asking to slow down (${PAGE_MAX_THROTTLES} times), so this page was given up` };
+      if (row.throttles + 1 >= PAGE_MAX_THROTTLES) return { kind: 'failed', row, code: err.code, error: `${message}; the site kept asking to slow down (${PAGE_MAX_THROTTLES} times), so this page was given up` };
       const pauseMs = Math.min(MAX_THROTTLE_PAUSE_MS, Math.max(1000, err.retryAfterMs ?? THROTTLE_PAUSE_MS * 2 ** row.throttles));
       const until = new Date(Date.now() + pauseMs);
       notePause(crawlId, until.getTime());
@@ -97,21 +93,23 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
       }
       return { kind: 'requeue', row, retryAt: until, why: 'throttled', error: message };
     }
-    if (err instanceof PageError && !err.retryable) return { kind: 'failed', row, error: message };
+    const code = err instanceof PageError ? err.code : 'internal_error';
+    if (err instanceof PageError && !err.retryable) return { kind: 'failed', row, code, error: message };
     // Retryable, or unexpected (a bug must not wedge the crawl): try again later, a bounded number of times.
-    if (row.attempts >= PAGE_FETCH_ATTEMPTS) return { kind: 'failed', row, error: message };
+    if (row.attempts >= PAGE_FETCH_ATTEMPTS) return { kind: 'failed', row, code, error: message };
     return { kind: 'requeue', row, retryAt: new Date(Date.now() + retryBackoffMs(row.attempts)), why: 'tried', error: message };
   }
 
   async function startDelivery(stored: { urlId: bigint; documentId: string }): Promise<void> {
-    if (!hooks) return;
+    const delivery = hooks && crawlDelivery(hooks, 'page', `${crawlId}-${stored.urlId}`, { documentId: stored.documentId });
+    if (!delivery) return;
     try {
       await Context.current().client.workflow.start('deliverWebhooks', {
         taskQueue,
-        workflowId: workflowIds.webhooks('crawl.page', `${crawlId}-${stored.urlId}`),
+        workflowId: workflowIds.webhooks(delivery.event, delivery.deliveryId),
         // The id is the delivery's identity: once started, never again, even after it finished.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        args: [crawlDelivery(hooks, 'crawl.page', `${crawlId}-${stored.urlId}`, { documentId: stored.documentId })],
+        args: [delivery],
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -125,9 +123,8 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
   }
 
   return {
-    options,
     async runRow(row, run) {
-      if (row.attempts > PAGE_MAX_CLAIMS) return { kind: 'failed', row, error: `Given up after ${row.attempts - 1} tries: the worker stopped each time while fetching it.` };
+      if (row.attempts > PAGE_MAX_CLAIMS) return { kind: 'failed', row, code: 'worker_lost', error: `Given up after ${row.attempts - 1} tries: the worker stopped each time while fetching it.` };
       const pause = (pausedUntil.get(crawlId) ?? 0) - Date.now();
       if (pause > PAUSE_WAIT_MS) return { kind: 'requeue', row, retryAt: new Date(Date.now() + pause), why: 'not_tried', error: 'the crawl is paused' };
       if (pause > 0) await sleep(pause, run.signal);
@@ -138,19 +135,24 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
         return undefined;
       }
       try {
-        const out = await runPage({ url: row.url, sourceURL: row.url, options: options.scrapeOptions, deadline: Date.now() + PAGE_TIMEOUT_MS, timeoutMs: PAGE_TIMEOUT_MS, signal: run.signal, crawl: true });
+        const out = await runPage({ url: row.url, sourceURL: row.url, options: pageOptions, deadline: Date.now() + pageTimeoutMs, timeoutMs: pageTimeoutMs, signal: run.signal, crawl: true });
         const candidates: Candidate[] = [];
         const skips: string[] = [];
-        for (const link of out.links) {
-          const verdict = rules.check(link, row.discoveryDepth);
+        const robotsBlocked: string[] = [];
+        // A batch scrape follows no links; a crawl admits what its rules allow.
+        for (const link of rules ? out.links : []) {
+          const verdict = rules!.check(link, row.discoveryDepth);
           if (verdict.admit) candidates.push(verdict.candidate);
-          else if (verdict.reason) skips.push(verdict.reason);
+          else if (verdict.reason) {
+            skips.push(verdict.reason);
+            if (verdict.reason === 'robots_blocked') robotsBlocked.push(link);
+          }
         }
         if (run.lane && run.widest && run.lane.width < run.widest && ++run.lane.okStreak >= run.lane.width) {
           run.lane.width++;
           run.lane.okStreak = 0;
         }
-        return { kind: 'stored', row, document: out.document, candidates, skips };
+        return { kind: 'stored', row, document: out.document, candidates, skips, robotsBlocked };
       } catch (err) {
         // Cancelled: nothing to record; the claim is dropped or taken back by whoever runs next.
         if (run.signal.aborted) return undefined;

@@ -29,7 +29,7 @@ export function rulesFor(crawlId: string, options: CrawlOptions, robotsTxt: stri
   const robots: RobotsRules | undefined = robotsTxt === null || options.ignoreRobotsTxt ? undefined : parseRobots(robotsTxt, userAgent, new URL('/robots.txt', seedUrl).href);
   const matcher = robots && { isAllowed: (url: URL) => url.origin !== seedUrl.origin || robots.isAllowed(url) };
   const rules: CrawlRules = {
-    seed: (url) => ({ url: url.href, urlKey: urlKey(url), depth: 0, discoveryDepth: 0 }),
+    seed: (url) => ({ url: url.href, urlKey: urlKey(url, { ignoreQuery: options.ignoreQueryParameters }), depth: 0, discoveryDepth: 0 }),
     check(link, parent) {
       const verdict = filter(link, parent, matcher);
       if (!verdict.admit) return { admit: false, reason: verdict.reason };

@@ -8,11 +8,12 @@
  */
 import type { StoredPage } from '../documents.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
-import { addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
+import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 
 export type PageOutcome =
-  | { kind: 'stored'; row: ClaimedUrl; document: StoredPage; candidates: Candidate[]; skips: string[] }
-  | { kind: 'failed'; row: ClaimedUrl; error: string }
+  | { kind: 'stored'; row: ClaimedUrl; document: StoredPage; candidates: Candidate[]; skips: string[]; robotsBlocked: string[] }
+  /** `code`: the failure's class (activities/page/errors.ts), or `gave_up` / `internal_error`. */
+  | { kind: 'failed'; row: ClaimedUrl; error: string; code: string }
   /**
    * Back to the queue, claimable again at `retryAt`. `tried`: a failed try (counts as an attempt);
    * `throttled`: the site asked us to slow down (counts as a throttle, not an attempt); `not_tried`:
@@ -38,7 +39,7 @@ type Tx = Prisma.TransactionClient;
 async function settle(tx: Tx, outcomes: PageOutcome[], done: bigint[]): Promise<void> {
   if (done.length) await tx.$executeRaw`UPDATE crawl_url SET status = 'done' WHERE id = ANY(${done}::bigint[])`;
   for (const o of outcomes) {
-    if (o.kind === 'failed') await tx.$executeRaw`UPDATE crawl_url SET status = 'failed', error = ${o.error.slice(0, ERROR_MAX_CHARS)} WHERE id = ${o.row.id}`;
+    if (o.kind === 'failed') await tx.$executeRaw`UPDATE crawl_url SET status = 'failed', error = ${o.error.slice(0, ERROR_MAX_CHARS)}, error_code = ${o.code}, failed_at = now() WHERE id = ${o.row.id}`;
     else if (o.kind === 'requeue') {
       await tx.$executeRaw`
         UPDATE crawl_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL, retry_at = ${o.retryAt},
@@ -92,12 +93,14 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
     const fresh = pages.filter((p) => !alreadyStored.has(p.row.id));
     if (fresh.length) await insertDocuments(tx, crawlId, fresh, ttlSeconds);
 
-    const { admitted, overflow } = await admit(tx, crawlId, crawl.total, crawl.options.limit, pages.flatMap((p) => p.candidates));
+    const { admitted, overflow } = await admit(tx, crawlId, crawl.total, crawl.limit, pages.flatMap((p) => p.candidates));
     const failed = mine.filter((o) => o.kind === 'failed').length;
     const skips = [...pages.flatMap((p) => p.skips), ...Array<string>(overflow).fill('limit_reached')];
+    const robotsBlocked = addRobotsBlocked(crawl.robotsBlocked, pages.flatMap((p) => p.robotsBlocked));
     await tx.$executeRaw`
       UPDATE crawl SET next_sequence = next_sequence + ${fresh.length}, completed = completed + ${fresh.length + failed}, failed = failed + ${failed},
-        credits_used = credits_used + ${fresh.length}, total = total + ${admitted}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb, updated_at = now()
+        credits_used = credits_used + ${fresh.length}, total = total + ${admitted}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb,
+        robots_blocked = ${JSON.stringify(robotsBlocked)}::jsonb, updated_at = now()
       WHERE id = ${crawlId}`;
     await settle(tx, mine, pages.map((p) => p.row.id));
     return { stored: fresh.map((p) => ({ urlId: p.row.id, documentId: documentIdFor(crawlId, p.row.urlKey) })), admitted, stopped: false };

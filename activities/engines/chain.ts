@@ -1,6 +1,6 @@
 /**
  * Engine selection and fallback (DESIGN.md, "Engines"): a browser first when the request needs one
- * (screenshot, waitFor); otherwise `fetch` first, then a browser when the page is plainly
+ * (screenshot, waitFor, mobile); otherwise `fetch` first, then a browser when the page is plainly
  * script-rendered or the fetch was refused. `remote` comes before `local_browser` when configured.
  * A refused URL (blocked) or an invalid request stops the chain at once: no engine may try it.
  *
@@ -86,7 +86,7 @@ async function attempt(engine: Engine, request: EngineRequest, failures: EngineE
 
 export async function runEngines(engines: EngineSet, request: EngineRequest): Promise<EngineResult> {
   const failures: EngineError[] = [];
-  const needsBrowser = Boolean(request.screenshot) || request.waitFor > 0;
+  const needsBrowser = Boolean(request.screenshot) || request.waitFor > 0 || Boolean(request.mobile);
   if (needsBrowser) {
     for (const [i, browser] of engines.browsers.entries()) {
       const result = await attempt(browser, request, failures, i < engines.browsers.length - 1 ? FIRST_BROWSER_SHARE : 1);

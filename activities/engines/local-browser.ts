@@ -14,6 +14,7 @@ export function localBrowserEngine(pool: BrowserPool): Engine {
           waitFor: req.waitFor,
           timeout: Math.max(1, req.deadline - Date.now()),
           screenshot: req.screenshot,
+          mobile: req.mobile,
         });
         return { engine: 'local_browser', body: result.html, contentType: result.contentType, statusCode: result.statusCode, finalUrl: result.finalUrl, ...(result.screenshot ? { screenshot: result.screenshot } : {}) };
       } catch (err) {

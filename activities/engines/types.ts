@@ -7,6 +7,10 @@ export interface EngineRequest {
   /** Extra wait after load (browser engines only), ms. */
   waitFor: number;
   screenshot?: 'viewport' | 'fullPage';
+  /** Render as a phone (browser engines: viewport and user agent). */
+  mobile?: boolean;
+  /** Accept invalid TLS certificates (fetch engine). */
+  insecureTls?: boolean;
   /** Aborts when the caller's budget is spent or the activity is cancelled. */
   signal: AbortSignal;
   /** Epoch ms by which the engine must have answered. */

@@ -6,24 +6,29 @@
  */
 export abstract class PageError extends Error {
   abstract readonly retryable: boolean;
+  /** Stable machine code, reported per failed page by GET /v1/crawl/{id}/errors. */
+  abstract readonly code: string;
 }
 
 /** The target, or a redirect hop, is refused by the URL safety policy. Scrape: 400 url_not_allowed. */
 export class UnsafeTargetError extends PageError {
   override name = 'UnsafeTargetError';
   readonly retryable = false;
+  readonly code = 'url_not_allowed';
 }
 
 /** The request cannot work on this page (an invalid CSS selector, a body over the size limit). Scrape: 400. */
 export class InvalidPageRequestError extends PageError {
   override name = 'InvalidPageRequestError';
   readonly retryable = false;
+  readonly code = 'invalid_request';
 }
 
 /** The caller's time budget ran out. Scrape: 408. A crawl page has a budget of its own and may try again. */
 export class PageTimeoutError extends PageError {
   override name = 'PageTimeoutError';
   readonly retryable = true;
+  readonly code = 'timeout';
   constructor(readonly timeoutMs: number) {
     super(`Timed out after ${timeoutMs} ms`);
   }
@@ -33,6 +38,7 @@ export class PageTimeoutError extends PageError {
 export class FetchFailedError extends PageError {
   override name = 'FetchFailedError';
   readonly retryable = true;
+  readonly code = 'fetch_failed';
 }
 
 /**
@@ -43,6 +49,7 @@ export class FetchFailedError extends PageError {
 export class ThrottledError extends PageError {
   override name = 'ThrottledError';
   readonly retryable = true;
+  readonly code = 'rate_limited_by_site';
   constructor(
     readonly statusCode: number,
     readonly retryAfterMs: number | undefined,
@@ -64,4 +71,5 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 export class UnconvertibleContentError extends PageError {
   override name = 'UnconvertibleContentError';
   readonly retryable = false;
+  readonly code = 'unconvertible_content';
 }

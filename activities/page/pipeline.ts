@@ -69,6 +69,16 @@ function conversionFailure(err: unknown): Error {
   return err as Error;
 }
 
+/** The caller's headers, plus Accept-Language from `location.languages` unless the caller set one. */
+function requestHeaders(options: PageOptions): Record<string, string> {
+  const headers = { ...options.headers };
+  const languages = options.location?.languages;
+  if (languages?.length && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
+    headers['Accept-Language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
+  }
+  return headers;
+}
+
 export function createPagePipeline(deps: PipelineDeps) {
   return async function runPage(job: PageJob): Promise<PageOutput> {
     const remaining = job.deadline - Date.now();
@@ -76,11 +86,23 @@ export function createPagePipeline(deps: PipelineDeps) {
     const budget = timeoutSignal(remaining);
     const signal = AbortSignal.any([job.signal, budget]);
     const { options } = job;
+    // One extraction per page: `extract` (data.extract) or the hosted API's jsonOptions (data.json).
+    const extraction = options.extract ?? options.jsonOptions;
     const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
 
     let fetched: EngineResult;
     try {
-      fetched = await runEngines(deps.engines, { url: job.url, headers: options.headers ?? {}, waitFor: options.waitFor, screenshot, signal, deadline: job.deadline, stopOnThrottle: job.crawl });
+      fetched = await runEngines(deps.engines, {
+        url: job.url,
+        headers: requestHeaders(options),
+        waitFor: options.waitFor,
+        screenshot,
+        mobile: options.mobile,
+        insecureTls: options.skipTlsVerification,
+        signal,
+        deadline: job.deadline,
+        stopOnThrottle: job.crawl,
+      });
     } catch (err) {
       throw engineFailure(err, job, budget);
     }
@@ -88,7 +110,7 @@ export function createPagePipeline(deps: PipelineDeps) {
 
     const formats = new Set(options.formats.filter((f): f is PageFormat => f === 'markdown' || f === 'html' || f === 'rawHtml' || f === 'links'));
     // Extraction reads the markdown even when the caller did not ask to see it; discovery reads links.
-    if (options.extract) formats.add('markdown');
+    if (extraction) formats.add('markdown');
     if (job.crawl) formats.add('links');
     let page;
     try {
@@ -108,11 +130,11 @@ export function createPagePipeline(deps: PipelineDeps) {
       ...job.metadata,
     };
     let extract: unknown;
-    if (options.extract) {
+    if (extraction) {
       if (!deps.llm) metadata.extractSkipped = true;
       else {
         try {
-          extract = await extractWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, schema: options.extract.schema, systemPrompt: options.extract.systemPrompt, prompt: options.extract.prompt, signal });
+          extract = await extractWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, schema: extraction.schema, systemPrompt: extraction.systemPrompt, prompt: extraction.prompt, signal });
         } catch (err) {
           if (!(err instanceof ExtractionError)) throw engineFailure(err, job, budget);
           metadata.extractError = err.message;

@@ -1,14 +1,18 @@
-/** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} and DELETE /v1/crawl/{id}/cancel (spec: "Endpoints"). */
-import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema } from '../../core/schemas/crawl.js';
-import { cancelCrawl, crawlStatus, startCrawl, type Caller } from '../crawl.js';
+/** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} (and …/cancel), GET|DELETE /v1/crawl/{id}/errors (spec: "Endpoints"). */
+import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema, jobErrorsSchema } from '../../core/schemas/crawl.js';
+import { startCrawl } from '../crawl.js';
+import { cancelJob, jobErrors, jobStatus, linkStyleFor, type Caller } from '../jobs.js';
 import { defineRoute, type AppContext } from '../route.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' } as const;
-/** The crawl's owner: an API key, or the paying wallet (x402). A paid crawl is charged before it starts, a paid cancel before it cancels. */
-function caller(ctx: AppContext): Caller {
+/** The job's owner: an API key, or the paying wallet (x402). A paid job is charged before it starts, a paid cancel before it cancels. */
+export function caller(ctx: AppContext): Caller {
   const { auth, payment } = ctx.state;
   return { apiKeyId: auth?.apiKeyId, payer: auth?.payer, ...(payment ? { charge: () => payment.chargeNow() } : {}) };
 }
+
+/** How this request gets `next` links (README "Paging"). */
+export const linkStyle = (ctx: AppContext) => linkStyleFor(ctx.get('user-agent'), ctx.state.deps.config.NEXT_URL_STYLE);
 
 export const startCrawlRoute = defineRoute({
   method: 'post',
@@ -38,7 +42,7 @@ export const crawlStatusRoute = defineRoute({
   path: '/v1/crawl/:id',
   operationId: 'getCrawl',
   summary: 'Crawl status and documents',
-  description: 'Read from PostgreSQL. `next` is present only while more documents exist beyond this page.',
+  description: 'Read from PostgreSQL. `next` is present only while more documents exist beyond this page. A batch scrape’s id works here too.',
   tag: 'Crawl',
   auth: 'apiKey',
   rateLimit: 'crawlStatus',
@@ -46,14 +50,11 @@ export const crawlStatusRoute = defineRoute({
   params: crawlIdParams,
   query: crawlStatusQuery,
   responses: {
-    200: {
-      description: 'Status, counters and one page of documents.',
-      schema: crawlStatusSchema,
-    },
+    200: { description: 'Status, counters and one page of documents.', schema: crawlStatusSchema },
     404: { description: 'Unknown or expired crawl id.', schema: errorRef },
   },
   async handler(ctx, { params, query }) {
-    ctx.body = await crawlStatus(ctx.state.deps, params.id, caller(ctx), query.offset ?? 0, query.limit ?? 100);
+    ctx.body = await jobStatus(ctx.state.deps, params.id, caller(ctx), { offset: query.offset ?? query.skip ?? 0, limit: query.limit, path: 'crawl', style: linkStyle(ctx) });
   },
 });
 
@@ -80,7 +81,7 @@ export const cancelCrawlRoute = defineRoute({
   path: '/v1/crawl/:id',
   operationId: 'cancelCrawl',
   async handler(ctx, { params }) {
-    ctx.body = await cancelCrawl(ctx.state.deps, params.id, caller(ctx));
+    ctx.body = await cancelJob(ctx.state.deps, params.id, caller(ctx));
   },
 });
 
@@ -90,6 +91,40 @@ export const cancelCrawlAliasRoute = defineRoute({
   path: '/v1/crawl/:id/cancel',
   operationId: 'cancelCrawlAlias',
   async handler(ctx, { params }) {
-    ctx.body = await cancelCrawl(ctx.state.deps, params.id, caller(ctx));
+    ctx.body = await cancelJob(ctx.state.deps, params.id, caller(ctx));
+  },
+});
+
+const errorsSpec = {
+  summary: 'Pages of a crawl that failed',
+  description: 'Each failed page with its error and code, and the URLs robots.txt kept the crawl from. Also answered to DELETE, which is what the JS SDK sends: it cancels nothing.',
+  tag: 'Crawl',
+  auth: 'apiKey',
+  rateLimit: 'crawlStatus',
+  paidAs: 'crawlStatus',
+  params: crawlIdParams,
+  responses: {
+    200: { description: 'The failures so far.', schema: jobErrorsSchema },
+    404: { description: 'Unknown or expired crawl id.', schema: errorRef },
+  },
+} as const;
+
+export const crawlErrorsRoute = defineRoute({
+  ...errorsSpec,
+  method: 'get',
+  path: '/v1/crawl/:id/errors',
+  operationId: 'getCrawlErrors',
+  async handler(ctx, { params }) {
+    ctx.body = await jobErrors(ctx.state.deps, params.id, caller(ctx));
+  },
+});
+
+export const crawlErrorsDeleteRoute = defineRoute({
+  ...errorsSpec,
+  method: 'delete',
+  path: '/v1/crawl/:id/errors',
+  operationId: 'getCrawlErrorsByDelete',
+  async handler(ctx, { params }) {
+    ctx.body = await jobErrors(ctx.state.deps, params.id, caller(ctx));
   },
 });

@@ -1,8 +1,25 @@
 /** Every route the API serves, apart from the reference itself (added by api/app.ts). */
 import type { RouteSpec } from '../route.js';
-import { cancelCrawlAliasRoute, cancelCrawlRoute, crawlStatusRoute, startCrawlRoute } from './crawl.js';
+import { batchScrapeErrorsDeleteRoute, batchScrapeErrorsRoute, batchScrapeStatusRoute, cancelBatchScrapeRoute, startBatchScrapeRoute } from './batch.js';
+import { cancelCrawlAliasRoute, cancelCrawlRoute, crawlErrorsDeleteRoute, crawlErrorsRoute, crawlStatusRoute, startCrawlRoute } from './crawl.js';
 import { mapRoute } from './map.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
 
-export const apiRoutes: readonly RouteSpec[] = [health, ready, scrapeRoute, startCrawlRoute, crawlStatusRoute, cancelCrawlRoute, cancelCrawlAliasRoute, mapRoute];
+export const apiRoutes: readonly RouteSpec[] = [
+  health,
+  ready,
+  scrapeRoute,
+  startCrawlRoute,
+  crawlStatusRoute,
+  cancelCrawlRoute,
+  cancelCrawlAliasRoute,
+  crawlErrorsRoute,
+  crawlErrorsDeleteRoute,
+  startBatchScrapeRoute,
+  batchScrapeStatusRoute,
+  cancelBatchScrapeRoute,
+  batchScrapeErrorsRoute,
+  batchScrapeErrorsDeleteRoute,
+  mapRoute,
+];

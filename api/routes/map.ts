@@ -1,5 +1,5 @@
 /** POST /v1/map (spec: "POST /v1/map"). */
-import { mapRequestSchema, type MapOptions } from '../../core/schemas/map.js';
+import { mapRequestSchema } from '../../core/schemas/map.js';
 import { runMap } from '../map.js';
 import { defineRoute } from '../route.js';
 
@@ -24,11 +24,11 @@ export const mapRoute = defineRoute({
         required: ['success', 'links', 'scrape_id'],
       },
     },
-    408: { description: 'The map did not finish within 60 s.', schema: { $ref: '#/components/schemas/Error' } },
+    408: { description: 'The map did not finish within its timeout (60 s by default).', schema: { $ref: '#/components/schemas/Error' } },
     502: { description: 'The site could not be read at all; `error` says what failed.', schema: { $ref: '#/components/schemas/Error' } },
     503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
-    ctx.body = await runMap(ctx.state.deps, body as MapOptions, ctx.state.payment?.workBudgetMs());
+    ctx.body = await runMap(ctx.state.deps, body, ctx.state.payment?.workBudgetMs());
   },
 });

@@ -23,8 +23,9 @@ export const PAYMENT_RESPONSE = 'PAYMENT-RESPONSE';
 const descriptions: Record<PaidOperation, string> = {
   scrape: 'Scrape one page',
   crawl: 'Start a crawl (the whole crawl)',
-  crawlStatus: 'Crawl status and one page of documents',
-  cancel: 'Cancel a crawl',
+  batchScrape: 'Start a batch scrape (the whole batch)',
+  crawlStatus: 'Crawl or batch status and one page of documents, or its errors',
+  cancel: 'Cancel a crawl or batch scrape',
   map: 'Map a site',
 };
 

@@ -10,9 +10,9 @@
  *    file-types.ts). PDFs are followed: they are converted.
  * 4. `external_domain`: another site, unless allowExternalLinks. A site is the host with `www.`
  *    folded (site.ts): `www.example.com` and `example.com` are one site, `docs.example.com` and
- *    `example.com:8443` are others.
+ *    `example.com:8443` are others. With allowSubdomains, subdomains of the seed's site are in.
  * 5. `backward_link`: on the seed's site but outside the seed's folder, unless
- *    allowBackwardLinks. The folder is the seed path up to and including its last `/`, as
+ *    allowBackwardLinks (or its hosted-API name crawlEntireDomain). The folder is the seed path up to and including its last `/`, as
  *    wget's --no-parent has it: seed `/docs/start` or `/docs/` → `/docs/` (`/docs/guide` is in,
  *    `/about` is not); seed `/docs` → `/` (everything). `/docs` itself counts as inside `/docs/`.
  * 6. `exclude_match`, 7. `include_mismatch`: excludePaths / includePaths (patterns.ts); an
@@ -31,7 +31,7 @@
 import { urlKey } from '../url-key.js';
 import { isNonPageFile } from './file-types.js';
 import { compilePatterns } from './patterns.js';
-import { isSameSite } from './site.js';
+import { isSameSite, isSubdomainOf } from './site.js';
 
 /** Longest URL admitted, in characters. */
 export const MAX_URL_LENGTH = 2048;
@@ -53,7 +53,13 @@ export interface AdmissionRules {
   /** Link hops from the seed; absent means unbounded. */
   maxDiscoveryDepth?: number;
   allowBackwardLinks: boolean;
+  /** The hosted API's newer name for allowBackwardLinks; either one allows. */
+  crawlEntireDomain?: boolean;
   allowExternalLinks: boolean;
+  /** Subdomains of the seed's site count as the site (without the folder rule). */
+  allowSubdomains?: boolean;
+  /** URLs that differ only in their query are one page (the first spelling is fetched). */
+  ignoreQueryParameters?: boolean;
   regexOnFullURL: boolean;
 }
 
@@ -85,8 +91,8 @@ export function createLinkFilter(seed: string | URL, rules: AdmissionRules): Lin
     url.hash = '';
     if (isNonPageFile(url)) return skip('file_type');
     const sameSite = isSameSite(url, seedUrl);
-    if (!sameSite && !rules.allowExternalLinks) return skip('external_domain');
-    if (sameSite && !rules.allowBackwardLinks && !inFolder(url.pathname, folder)) return skip('backward_link');
+    if (!sameSite && !rules.allowExternalLinks && !(rules.allowSubdomains && isSubdomainOf(url, seedUrl))) return skip('external_domain');
+    if (sameSite && !(rules.allowBackwardLinks || rules.crawlEntireDomain) && !inFolder(url.pathname, folder)) return skip('backward_link');
     if (excluded(url)) return skip('exclude_match');
     if (rules.includePaths.length > 0 && !included(url)) return skip('include_mismatch');
     const depth = Math.max(0, segments(url.pathname) - seedSegments);
@@ -94,7 +100,7 @@ export function createLinkFilter(seed: string | URL, rules: AdmissionRules): Lin
     const discoveryDepth = parent === 'sitemap' ? 0 : parent + 1;
     if (rules.maxDiscoveryDepth !== undefined && discoveryDepth > rules.maxDiscoveryDepth) return skip('discovery_depth_limit');
     if (robots && !robots.isAllowed(url)) return skip('robots_blocked');
-    return { admit: true, url: url.href, urlKey: urlKey(url), depth, discoveryDepth };
+    return { admit: true, url: url.href, urlKey: urlKey(url, { ignoreQuery: rules.ignoreQueryParameters }), depth, discoveryDepth };
   };
 }
 

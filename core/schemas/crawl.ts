@@ -10,6 +10,28 @@ const patternList = {
   default: [],
 } as const;
 
+/**
+ * The hosted API's `webhook`: a URL, or a URL with headers sent on every delivery, metadata (as
+ * webhookMetadata) and which events to send. It joins `webhookUrls` (README "Webhooks").
+ */
+export const webhookSchema = {
+  description: 'A webhook URL, or `{ url, headers?, metadata?, events? }`: events are `started`, `page`, `completed` (also sent for a cancelled job) and `failed`; all when absent.',
+  anyOf: [
+    { type: 'string', minLength: 1, maxLength: 2048 },
+    {
+      type: 'object',
+      properties: {
+        url: { type: 'string', minLength: 1, maxLength: 2048 },
+        headers: { type: 'object', maxProperties: 20, additionalProperties: { type: 'string', maxLength: 4096 } },
+        metadata: { type: 'object' },
+        events: { type: 'array', maxItems: 4, uniqueItems: true, items: { enum: ['started', 'page', 'completed', 'failed'] } },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
 /** Largest `limit` accepted: a crawl of more pages should be split. */
 export const MAX_CRAWL_LIMIT = 100_000;
 /** Largest `maxConcurrency`, and what a crawl without one may have in flight across all workers. */
@@ -28,7 +50,11 @@ export const crawlRequestSchema = {
     includePaths: { ...patternList, description: 'Patterns a URL must match (empty: everything). See README "Path patterns".' },
     excludePaths: { ...patternList, description: 'Patterns that reject a URL. See README "Path patterns".' },
     allowBackwardLinks: { type: 'boolean', default: false, description: 'Allow URLs outside the seed path.' },
+    crawlEntireDomain: { type: 'boolean', description: 'The hosted API’s newer name for allowBackwardLinks: true allows URLs outside the seed path.' },
     allowExternalLinks: { type: 'boolean', default: false, description: 'Allow other hosts.' },
+    allowSubdomains: { type: 'boolean', default: false, description: 'Follow links to subdomains of the seed’s site (`docs.example.com` for `example.com`).' },
+    ignoreQueryParameters: { type: 'boolean', default: false, description: 'Treat URLs that differ only in their query as one page (the first spelling is fetched).' },
+    deduplicateSimilarURLs: { type: 'boolean', description: 'Accepted from hosted-API clients: URL variants (scheme, www., trailing slash, fragment) are always folded into one page here.' },
     ignoreSitemap: { type: 'boolean', default: true, description: 'Skip sitemap seeding.' },
     ignoreRobotsTxt: { type: 'boolean', default: false, description: 'Ignore robots.txt rules and Crawl-delay.' },
     regexOnFullURL: { type: 'boolean', default: false, description: 'Match patterns against the full URL instead of the path.' },
@@ -52,7 +78,10 @@ export const crawlRequestSchema = {
       description: 'Receive crawl.started, crawl.page, crawl.completed, crawl.failed and crawl.cancelled events; see README "Webhooks".',
     },
     webhookMetadata: { description: 'Attached to every webhook payload as `metadata`.' },
+    webhook: webhookSchema,
     origin: { type: 'string', maxLength: 100, description: 'Accepted for compatibility with hosted-API clients; ignored.' },
+    integration: { type: 'string', maxLength: 100, description: 'Accepted from hosted-API clients; ignored.' },
+    zeroDataRetention: { type: 'boolean', description: 'Accepted from hosted-API clients; ignored: results are kept CRAWL_TTL_SECONDS like every other.' },
   },
   required: ['url'],
   additionalProperties: false,
@@ -77,9 +106,35 @@ export const CRAWL_PAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const crawlStatusQuery = {
   type: 'object',
   properties: {
-    offset: { type: 'integer', minimum: 0, default: 0, description: 'Documents to skip (0-based, in the order pages finished).' },
+    offset: { type: 'integer', minimum: 0, description: 'Documents to skip (0-based, in the order pages finished); default 0.' },
+    skip: { type: 'integer', minimum: 0, description: 'The name the JS SDK sends for `offset`; `offset` wins when both are given.' },
     limit: { type: 'integer', minimum: 1, maximum: CRAWL_PAGE_MAX, default: CRAWL_PAGE_DEFAULT, description: `Documents to return, at most ${CRAWL_PAGE_MAX}; fewer when they pass 10 MiB.` },
   },
+  additionalProperties: false,
+} as const;
+
+/** GET /v1/crawl/{id}/errors and GET /v1/batch/scrape/{id}/errors (the hosted v1 API's shape). */
+export const jobErrorsSchema = {
+  type: 'object',
+  properties: {
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'The page’s id within the job.' },
+          timestamp: { type: 'string', format: 'date-time', description: 'When it failed.' },
+          url: { type: 'string' },
+          code: { type: 'string', description: 'url_not_allowed, invalid_request, unconvertible_content, fetch_failed, timeout, rate_limited_by_site, worker_lost or internal_error.' },
+          error: { type: 'string' },
+        },
+        required: ['id', 'url', 'error'],
+        additionalProperties: false,
+      },
+    },
+    robotsBlocked: { type: 'array', items: { type: 'string' }, description: 'URLs robots.txt kept the crawl from (the first 1,000).' },
+  },
+  required: ['errors', 'robotsBlocked'],
   additionalProperties: false,
 } as const;
 

@@ -4,6 +4,7 @@
  * JSON into a type. A stored value the schema refuses is a bug (or a hand-edited row): it throws.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
+import { batchScrapeRequestSchema, type BatchScrapeOptions } from './batch.js';
 import { crawlRequestSchema, type CrawlOptions } from './crawl.js';
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -20,3 +21,4 @@ function decoder<T>(name: string, schema: object): (stored: unknown) => T {
 }
 
 export const decodeCrawlOptions = decoder<CrawlOptions>('crawl options', crawlRequestSchema);
+export const decodeBatchScrapeOptions = decoder<BatchScrapeOptions>('batch scrape options', batchScrapeRequestSchema);

@@ -8,6 +8,7 @@ export const documentSchema = {
     links: { type: 'array', items: { type: 'string' } },
     screenshot: { type: 'string', description: 'Base64-encoded PNG.' },
     extract: { description: 'Extraction result (an object matching `extract.schema`).' },
+    json: { description: 'Extraction result with the `json` format (an object matching `jsonOptions.schema`).' },
     metadata: {
       type: 'object',
       description:

@@ -1,5 +1,12 @@
-/** Map options (spec: "Map options"). Defaults are ours where the spec gives none; see README "POST /v1/map". */
+/**
+ * Map options (spec: "Map options"), plus the fields the official SDKs send. Defaults are ours where
+ * the spec gives none; see README "POST /v1/map".
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+
 export const MAP_LIMIT_MAX = 5000;
+/** A map's time budget when the request sets no `timeout`, and its largest. */
+export const MAP_TIMEOUT_DEFAULT_MS = 60_000;
 
 export const mapRequestSchema = {
   type: 'object',
@@ -14,25 +21,19 @@ export const mapRequestSchema = {
     allowBackwardLinks: { type: 'boolean', default: true, description: 'List URLs outside the seed path (default true: a map covers the site).' },
     allowExternalLinks: { type: 'boolean', default: false, description: 'List URLs of other sites linked from the seed page.' },
     ignoreSitemap: { type: 'boolean', default: false, description: 'Skip robots.txt sitemaps and /sitemap.xml.' },
+    sitemapOnly: { type: 'boolean', default: false, description: 'List sitemap URLs only: the seed page is not fetched.' },
+    timeout: { type: 'integer', minimum: 1000, maximum: MAP_TIMEOUT_DEFAULT_MS, description: 'The map’s budget in ms (default 60000); past it the answer is 408.' },
     origin: { type: 'string', maxLength: 100, description: 'Accepted for compatibility with hosted-API clients; ignored.' },
+    integration: { type: 'string', maxLength: 100, description: 'Accepted from hosted-API clients; ignored.' },
+    useIndex: { type: 'boolean', description: 'Accepted from hosted-API clients; ignored: there is no index of earlier crawls here, every map reads the site.' },
+    location: { type: 'object', description: 'Accepted from hosted-API clients; ignored: no proxies per country here.' },
+    auditMetadata: { type: 'object', description: 'Accepted from hosted-API clients; ignored.' },
   },
   required: ['url'],
   additionalProperties: false,
 } as const;
 
-export interface MapOptions {
-  url: string;
-  limit: number;
-  includeSubdomains: boolean;
-  search?: string;
-  includePaths: string[];
-  excludePaths: string[];
-  maxDepth?: number;
-  allowBackwardLinks: boolean;
-  allowExternalLinks: boolean;
-  ignoreSitemap: boolean;
-  origin?: string;
-}
+export type MapOptions = FromSchema<typeof mapRequestSchema>;
 
 export interface MapInput {
   mapId: string;

@@ -1,24 +1,45 @@
 /**
- * Scrape options (spec: "Scrape options", "Extract options", "Limits"). The same schema validates
- * POST /v1/scrape, types its handler and appears in the OpenAPI reference; crawl scrapeOptions
- * reuse it without `url` and `timeout`.
+ * Scrape options (spec: "Scrape options", "Extract options", "Limits"), plus the fields the hosted
+ * v1 API's official SDKs send (README "Fields from the official SDKs"). The same schema validates
+ * POST /v1/scrape, types its handler and appears in the OpenAPI reference; crawl scrapeOptions and
+ * batch scrapes reuse it.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 
-export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage'] as const;
+/** `json` (with jsonOptions) and `extract` (with extract) are the hosted v1 API's extraction formats. */
+export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json', 'extract'] as const;
 export type Format = (typeof formats)[number];
+
+const llmProperties = {
+  schema: { type: 'object', description: 'JSON Schema the result must match.' },
+  systemPrompt: { type: 'string', maxLength: 10000, description: 'Replaces the default system prompt.' },
+  prompt: { type: 'string', maxLength: 10000, description: 'Extra instruction on what to extract.' },
+} as const;
 
 export const extractSchema = {
   type: 'object',
-  description: 'Structured extraction by a language model. Without LLM settings on the server, the scrape succeeds with `metadata.extractSkipped: true`.',
+  description: 'Structured extraction by a language model, returned in `data.extract`. Without LLM settings on the server, the scrape succeeds with `metadata.extractSkipped: true`.',
   properties: {
-    schema: { type: 'object', description: 'JSON Schema the returned `data.extract` must match.' },
+    ...llmProperties,
     mode: { enum: ['llm'], default: 'llm', description: 'Extraction mode; `llm` is the only one.' },
-    systemPrompt: { type: 'string', maxLength: 10000, description: 'Replaces the default system prompt.' },
-    prompt: { type: 'string', maxLength: 10000, description: 'Extra instruction on what to extract.' },
   },
   additionalProperties: false,
 } as const;
+
+/** The hosted v1 API's name for extraction into `data.json` (format `json`). */
+export const jsonOptionsSchema = {
+  type: 'object',
+  description: 'Structured extraction by a language model, returned in `data.json` (with format `json`); as `extract` otherwise.',
+  properties: {
+    ...llmProperties,
+    checkPromptInjection: { type: 'boolean', description: 'Accepted from hosted-API clients; ignored.' },
+    agent: { type: 'object', description: 'Accepted from hosted-API clients; ignored (no agent here).' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Accepted because the official SDKs send them; they change nothing here (README "Fields from the official SDKs"). */
+const ignored = (description: string) => ({ description: `Accepted from hosted-API clients; ignored: ${description}` });
 
 const selectorList = { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 } } as const;
 
@@ -43,6 +64,28 @@ export const pageOptionsProperties = {
   onlyMainContent: { type: 'boolean', default: false, description: 'Prune navigation, headers, footers, sidebars, banners and ads before conversion.' },
   waitFor: { type: 'integer', minimum: 0, maximum: 60000, default: 0, description: 'Wait this many ms after load before capture (renders in a browser). At most half of `timeout`.' },
   extract: extractSchema,
+  jsonOptions: jsonOptionsSchema,
+  location: {
+    type: 'object',
+    properties: {
+      country: { type: 'string', maxLength: 10, ...ignored('no proxies per country here.') },
+      languages: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 35 }, description: 'Sent to the site as Accept-Language (unless `headers` sets one).' },
+    },
+    additionalProperties: false,
+    description: 'Where the page should be fetched from: `languages` becomes Accept-Language.',
+  },
+  mobile: { type: 'boolean', default: false, description: 'Render as a phone: a 390×844 viewport and a mobile user agent in the browser engines.' },
+  skipTlsVerification: { type: 'boolean', default: false, description: 'Accept invalid TLS certificates (self-signed, expired) in the fetch engine. The URL safety policy still applies.' },
+  removeBase64Images: { type: 'boolean', description: 'Accepted; base64 (data:) images are always left out of markdown here.' },
+  blockAds: { type: 'boolean', ...ignored('no ad blocking.') },
+  proxy: { enum: ['basic', 'stealth', 'enhanced', 'auto'], ...ignored('no proxies.') },
+  storeInCache: { type: 'boolean', ...ignored('no page cache; every request fetches the page.') },
+  maxAge: { type: 'integer', minimum: 0, ...ignored('no page cache; every request fetches the page.') },
+  parsePDF: { type: 'boolean', ...ignored('PDFs are always converted to text.') },
+  agent: { type: 'object', ...ignored('no agent here.') },
+  zeroDataRetention: { type: 'boolean', ...ignored('results are kept CRAWL_TTL_SECONDS like every other.') },
+  auditMetadata: { type: 'object', ...ignored('hosted-account bookkeeping.') },
+  integration: { type: 'string', maxLength: 100, ...ignored('hosted-account bookkeeping.') },
   webhookUrls: {
     type: 'array',
     maxItems: 10,
@@ -64,16 +107,24 @@ export const scrapeRequestSchema = {
   additionalProperties: false,
 } as const;
 
-/** Crawl scrapeOptions: the page options only; a crawl has no per-page timeout to set. */
+export const pageTimeout = { type: 'integer', minimum: 1000, maximum: 90000, description: 'Budget of each page in ms (default 30000).' } as const;
+
+/**
+ * Crawl scrapeOptions: the page options, and `timeout` as each page's budget (the spec leaves it out;
+ * the official Python SDK always sends it).
+ */
 export const crawlScrapeOptionsSchema = {
   type: 'object',
-  properties: pageOptionsProperties,
+  properties: { timeout: pageTimeout, ...pageOptionsProperties },
   additionalProperties: false,
   default: {},
 } as const;
 
+/** The page options alone, as the page pipeline reads them. */
+export const pageOptionsSchema = { type: 'object', properties: pageOptionsProperties, additionalProperties: false } as const;
+
 /** Page options after validation: defaults filled in (ajv useDefaults), as every page pipeline caller sees them. */
-export type PageOptions = FromSchema<typeof crawlScrapeOptionsSchema>;
+export type PageOptions = FromSchema<typeof pageOptionsSchema>;
 
 export interface ErrorDetailLike {
   field: string;
@@ -81,11 +132,16 @@ export interface ErrorDetailLike {
 }
 
 /** Rules JSON Schema can't say: combinations that cannot succeed. */
-export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor'>, timeout?: number): ErrorDetailLike[] {
+export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions'>, timeout?: number): ErrorDetailLike[] {
   const problems: ErrorDetailLike[] = [];
   if (options.formats.includes('screenshot') && options.formats.includes('screenshot@fullPage')) {
     problems.push({ field: 'formats', message: 'choose one of screenshot, screenshot@fullPage' });
   }
+  if (options.formats.includes('json') !== (options.jsonOptions !== undefined)) {
+    problems.push(options.jsonOptions ? { field: 'jsonOptions', message: 'needs "json" in formats (the result is data.json)' } : { field: 'jsonOptions', message: 'is required with the json format: give a schema or a prompt' });
+  }
+  if (options.formats.includes('extract') && !options.extract) problems.push({ field: 'extract', message: 'is required with the extract format: give a schema or a prompt' });
+  if (options.extract && options.jsonOptions) problems.push({ field: 'jsonOptions', message: 'use one of extract and jsonOptions (one extraction per page)' });
   if (timeout !== undefined && options.waitFor > timeout / 2) {
     problems.push({ field: 'waitFor', message: `must be at most half of timeout (${timeout} ms), so the page has time to load: at most ${Math.floor(timeout / 2)}` });
   }

@@ -1,0 +1,174 @@
+/**
+ * What crawls and batch scrapes share at the API: the row, then (paid callers: after settling) the
+ * workflow; status, cancel and errors read PostgreSQL only, so the hot polling path never touches
+ * Temporal. A batch scrape's id also answers on /v1/crawl/{id}: the JS SDK polls it there.
+ */
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { crawlSearchAttributes, type CrawlWebhookContext } from '../core/crawl-contracts.js';
+import { workflowIds } from '../core/contracts.js';
+import { toPublicDocument, type PublicDocument } from '../core/document.js';
+import { NotFoundError, ServiceUnavailableError } from '../core/errors.js';
+import { CRAWL_PAGE_MAX_BYTES, type CrawlStatusBody } from '../core/schemas/crawl.js';
+import { decodeBatchScrapeOptions, decodeCrawlOptions } from '../core/schemas/decode.js';
+import type { Crawl, CrawlKind, CrawlStatus, Prisma } from '../prisma/client.js';
+import type { ApiDeps } from './deps.js';
+import { START_DEADLINE_MS } from './run-workflow.js';
+
+export interface Caller {
+  apiKeyId?: string;
+  /** Paying wallet (x402), for callers without a key. */
+  payer?: string;
+  /** Charge a paid request now (x402 settlement), before an effect that cannot be undone. */
+  charge?: () => Promise<void>;
+}
+
+const kinds = {
+  crawl: { workflowType: 'crawl', workflowId: workflowIds.crawl, path: 'crawl', noun: 'crawl', Noun: 'Crawl' },
+  batch_scrape: { workflowType: 'batchScrape', workflowId: workflowIds.batchScrape, path: 'batch/scrape', noun: 'batch scrape', Noun: 'Batch scrape' },
+} as const;
+
+/** How `next` links are written (README "Paging"): a path, or an absolute URL on AUTH_URL for the official SDKs. */
+export type LinkStyle = 'relative' | 'absolute';
+
+/** The official SDKs fetch `next` as a URL (axios, requests, aiohttp): they get an absolute one. */
+export function linkStyleFor(userAgent: string, setting: 'auto' | LinkStyle): LinkStyle {
+  if (setting !== 'auto') return setting;
+  return /^(axios\/|python-requests\/)|\baiohttp\//.test(userAgent) ? 'absolute' : 'relative';
+}
+
+/** The job's public URL path (or URL), e.g. `/v1/batch/scrape/<id>`. */
+export function jobUrl(deps: ApiDeps, kind: CrawlKind, id: string, style: LinkStyle, query = ''): string {
+  const path = `/v1/${kinds[kind].path}/${id}${query}`;
+  return style === 'absolute' ? `${deps.config.AUTH_URL.replace(/\/+$/, '')}${path}` : path;
+}
+
+/**
+ * Create the job's row (and, for a batch, its frontier) in one transaction, charge a paid caller,
+ * then start its workflow. If Temporal cannot be reached the row is marked failed and the answer is 503.
+ */
+export async function startJob(
+  deps: ApiDeps,
+  job: { id: string; kind: CrawlKind; seed: URL; options: object; hooks?: CrawlWebhookContext; summary: string; limit: number },
+  caller: Caller,
+  prepare?: (tx: Prisma.TransactionClient) => Promise<void>,
+): Promise<void> {
+  const { prisma, temporal, config } = deps;
+  const { id, kind } = job;
+  await prisma.$transaction(async (tx) => {
+    await tx.crawl.create({
+      data: { id, kind, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, url: job.seed.href, options: job.options, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) },
+    });
+    await prepare?.(tx);
+  });
+  try {
+    // A paid job never runs unpaid: settlement comes before the workflow exists.
+    await caller.charge?.();
+  } catch (err) {
+    await prisma.crawl.delete({ where: { id } });
+    throw err;
+  }
+  try {
+    await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      temporal.workflow.start(kinds[kind].workflowType, {
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        workflowId: kinds[kind].workflowId(id),
+        args: [{ crawlId: id, ...(job.hooks ? { hooks: job.hooks } : {}) }],
+        typedSearchAttributes: [
+          { key: crawlSearchAttributes.status, value: 'scraping' },
+          { key: crawlSearchAttributes.seedHost, value: job.seed.hostname },
+          { key: crawlSearchAttributes.apiKeyId, value: caller.apiKeyId ?? 'x402' },
+          { key: crawlSearchAttributes.pagesDone, value: 0 },
+        ],
+        memo: { seedHost: job.seed.hostname, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, status: 'scraping', pagesDone: 0, limit: job.limit },
+        staticSummary: job.summary,
+      }),
+    );
+  } catch (err) {
+    await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: `The ${kinds[kind].noun} could not be started on the workers.` } });
+    const paid = caller.charge ? ` Your payment was settled (PAYMENT-RESPONSE header) and is not refunded automatically: give the operator id ${id}.` : '';
+    throw new ServiceUnavailableError(`Could not start the ${kinds[kind].noun} on the workers (Temporal): ${(err as Error).message}. Try again shortly.${paid}`);
+  }
+}
+
+/**
+ * Unknown, expired or another caller's job (another key, another paying wallet): 404, never a hint
+ * that it exists. `kind`: only that kind (the batch endpoints); absent: either (the crawl endpoints).
+ */
+async function findJob(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKind): Promise<Crawl> {
+  const row = await deps.prisma.crawl.findUnique({ where: { id } });
+  const mine = row && (caller.apiKeyId ? row.apiKeyId === caller.apiKeyId : Boolean(caller.payer) && row.payer === caller.payer);
+  if (!row || !mine || row.expiresAt < new Date() || (kind && row.kind !== kind)) {
+    const noun = kinds[kind ?? 'crawl'].noun;
+    throw new NotFoundError(`No ${noun} with id ${id} (it may have expired: ${noun}s are kept ${deps.config.CRAWL_TTL_SECONDS} seconds).`);
+  }
+  return row;
+}
+
+/** GET /v1/crawl/{id} and GET /v1/batch/scrape/{id}; `path` is the kind whose endpoint was asked (its `next` stays on it). */
+export async function jobStatus(deps: ApiDeps, id: string, caller: Caller, page: { offset: number; limit: number; path: CrawlKind; style: LinkStyle }): Promise<CrawlStatusBody> {
+  const row = await findJob(deps, id, caller, page.path === 'batch_scrape' ? 'batch_scrape' : undefined);
+  const { formats } = row.kind === 'batch_scrape' ? decodeBatchScrapeOptions(row.options) : decodeCrawlOptions(row.options).scrapeOptions;
+  const { offset, limit } = page;
+  const rows = await deps.prisma.document.findMany({ where: { crawlId: id, sequence: { gte: offset } }, orderBy: { sequence: 'asc' }, take: limit + 1 });
+  const data: PublicDocument[] = [];
+  let bytes = 0;
+  for (const doc of rows.slice(0, limit)) {
+    const item = toPublicDocument(doc, formats);
+    bytes += Buffer.byteLength(JSON.stringify(item));
+    if (data.length > 0 && bytes > CRAWL_PAGE_MAX_BYTES) break;
+    data.push(item);
+  }
+  const more = rows.length > data.length;
+  return {
+    success: true,
+    status: row.status as CrawlStatus,
+    completed: row.completed,
+    total: row.total,
+    creditsUsed: row.creditsUsed,
+    expiresAt: row.expiresAt.toISOString(),
+    // Absent, never null, on the last page: the JS SDK follows `next` while the key exists.
+    ...(more ? { next: jobUrl(deps, page.path, id, page.style, `?offset=${offset + data.length}&limit=${limit}`) } : {}),
+    failed: row.failed,
+    skipped: row.skipped as Record<string, number>,
+    ...(row.error ? { error: row.error } : {}),
+    data,
+  };
+}
+
+export async function cancelJob(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKind): Promise<{ success: true; message: string }> {
+  const row = await findJob(deps, id, caller, kind);
+  const { Noun, workflowId } = kinds[row.kind as CrawlKind];
+  await caller.charge?.();
+  if (row.status !== 'scraping') return { success: true, message: `${Noun} ${id} had already ended (${row.status}).` };
+  // The status flips first: claims and page stores check it under the row lock, so nothing new starts or lands.
+  await deps.prisma.crawl.updateMany({ where: { id, status: 'scraping' }, data: { status: 'cancelled', cancelledAt: new Date() } });
+  await deps.prisma.crawlUrl.updateMany({ where: { crawlId: id, status: 'queued' }, data: { status: 'dropped' } });
+  try {
+    await deps.temporal.workflow.getHandle(workflowId(id)).cancel();
+  } catch (err) {
+    // Already finished, or Temporal briefly unreachable: the row is cancelled, so nothing new starts either way.
+    if (!(err instanceof WorkflowNotFoundError)) deps.log.warn('cancel did not reach the workflow', { id, error: (err as Error).message });
+  }
+  return { success: true, message: `${Noun} ${id} cancelled.` };
+}
+
+export interface JobErrors {
+  errors: { id: string; timestamp?: string; url: string; code?: string; error: string }[];
+  robotsBlocked: string[];
+}
+
+/** The pages that failed, with why, and the URLs robots.txt kept the crawl from. */
+export async function jobErrors(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKind): Promise<JobErrors> {
+  const row = await findJob(deps, id, caller, kind);
+  const failed = await deps.prisma.crawlUrl.findMany({ where: { crawlId: id, status: 'failed' }, orderBy: { id: 'asc' }, select: { id: true, url: true, error: true, errorCode: true, failedAt: true } });
+  return {
+    errors: failed.map((f) => ({
+      id: String(f.id),
+      ...(f.failedAt ? { timestamp: f.failedAt.toISOString() } : {}),
+      url: f.url,
+      ...(f.errorCode ? { code: f.errorCode } : {}),
+      error: f.error ?? 'unknown error',
+    })),
+    robotsBlocked: row.robotsBlocked as string[],
+  };
+}
