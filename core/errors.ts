@@ -61,6 +61,13 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** A hosted-API operation this server does not offer (README "Not offered here"). */
+export class NotSupportedError extends ApiError {
+  constructor(message: string) {
+    super(501, 'not_supported', message);
+  }
+}
+
 export class MethodNotAllowedError extends ApiError {
   constructor(method: string, path: string, allowed: string[]) {
     super(405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });

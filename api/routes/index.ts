@@ -3,6 +3,7 @@ import type { RouteSpec } from '../route.js';
 import { batchScrapeErrorsDeleteRoute, batchScrapeErrorsRoute, batchScrapeStatusRoute, cancelBatchScrapeRoute, startBatchScrapeRoute } from './batch.js';
 import { cancelCrawlAliasRoute, cancelCrawlRoute, crawlErrorsDeleteRoute, crawlErrorsRoute, crawlStatusRoute, startCrawlRoute } from './crawl.js';
 import { mapRoute } from './map.js';
+import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
 
@@ -22,4 +23,5 @@ export const apiRoutes: readonly RouteSpec[] = [
   batchScrapeErrorsRoute,
   batchScrapeErrorsDeleteRoute,
   mapRoute,
+  ...notOfferedRoutes,
 ];
