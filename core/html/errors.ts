@@ -34,3 +34,20 @@ export class UnreadablePdfError extends Error {
     this.name = 'UnreadablePdfError';
   }
 }
+
+/**
+ * Converting the page needed more heap than a conversion may use (the convert pool's per-thread
+ * limit, activities/convert-pool.ts): the same page fails the same way on a retry.
+ */
+export class PageTooLargeError extends Error {
+  readonly code = 'page_too_large';
+  constructor(
+    /** Size of the body handed to the conversion, bytes. */
+    readonly bodyBytes: number,
+    /** The heap a conversion may use, MiB. */
+    readonly heapLimitMb: number,
+  ) {
+    super(`Cannot convert this page: its ${bodyBytes} bytes need more than the ${heapLimitMb} MiB of memory a conversion may use`);
+    this.name = 'PageTooLargeError';
+  }
+}
