@@ -8,7 +8,7 @@
  * policy); Playwright adds `<-loopback>` to Chromium's bypass list, so loopback is proxied too.
  * Used by the browser service (remote engine) and in-process by workers (local_browser engine).
  */
-import { chromium, type Browser, type BrowserContext } from 'playwright';
+import type { Browser, BrowserContext } from 'playwright';
 
 export interface PoolOptions {
   chromiumPath: string;
@@ -87,13 +87,21 @@ export class BrowserPool {
     }
   }
 
+  /**
+   * Playwright itself is imported here, on the first page that needs a browser. A worker that only
+   * fetches never loads it: its two bundles are ~7 MB of source that V8 keeps in the heap (20 MiB as
+   * strings) besides their compiled code; importing it at start cost the worker ~60 MiB of idle RSS
+   * under tsx (bench/worker-memory.ts).
+   */
   private launch(): Promise<Browser> {
-    this.browser ??= chromium
-      .launch({
-        executablePath: this.options.chromiumPath,
-        args: chromiumArgs,
-        ...(this.options.proxyUrl ? { proxy: { server: this.options.proxyUrl } } : {}),
-      })
+    this.browser ??= import('playwright')
+      .then(({ chromium }) =>
+        chromium.launch({
+          executablePath: this.options.chromiumPath,
+          args: chromiumArgs,
+          ...(this.options.proxyUrl ? { proxy: { server: this.options.proxyUrl } } : {}),
+        }),
+      )
       .catch((err: unknown) => {
         this.browser = undefined;
         throw new Error(`Could not start Chromium at ${this.options.chromiumPath}: ${(err as Error).message}`);
