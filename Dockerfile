@@ -25,8 +25,11 @@ COPY egress ./egress
 COPY browser-service ./browser-service
 COPY prisma ./prisma
 COPY scripts ./scripts
+# The workflow bundle is built here, from the image's code: workers load it (WORKFLOW_BUNDLE_PATH)
+# instead of bundling at start.
 RUN rm -rf prisma/generated \
  && node_modules/.bin/tsx scripts/prisma-generate.ts \
+ && node_modules/.bin/tsx scripts/bundle-workflows.ts dist/workflow-bundle.js \
  && npm prune --omit=dev --no-audit --no-fund
 
 ENV NODE_ENV=production \

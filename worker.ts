@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { createConvertPool, defaultConvertThreads } from './activities/convert-pool.js';
 import { createEngineSet } from './activities/engines/index.js';
 import { startBrowserRuntime } from './browser-service/runtime.js';
@@ -51,7 +51,8 @@ export async function createWorker(options: {
   config: RequiredFor<'worker'>;
   connection: NativeConnection;
   deps: WorkerDeps;
-  workflowBundle?: WorkflowBundle;
+  /** Already bundled (tests share one), or a file from scripts/bundle-workflows.ts; else bundled now. */
+  workflowBundle?: WorkflowBundleOption;
   taskQueue?: string;
 }): Promise<WorkerGroup> {
   const { config, connection } = options;
@@ -128,7 +129,8 @@ async function main(): Promise<void> {
   // Pages convert on worker threads: a 200 KB page is ~170 ms of CPU that would otherwise stall
   // heartbeats and the other activities' I/O (bench/convert-stall.ts).
   const convertPool = createConvertPool({ threads: defaultConvertThreads(config.WORKER_CONCURRENCY) });
-  const worker = await createWorker({ config, connection, deps: { config, prisma, log, engines, convert: convertPool.convert } });
+  const workflowBundle = config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined;
+  const worker = await createWorker({ config, connection, workflowBundle, deps: { config, prisma, log, engines, convert: convertPool.convert } });
   const clientConnection = await Connection.connect(temporalConnectionOptions(config, readFileSync));
   await ensureExpirySchedule(new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
   await clientConnection.close();

@@ -112,6 +112,10 @@ export const settings = {
   TEMPORAL_TLS_KEY_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'Client private key (PEM) for mutual TLS.' },
   TEMPORAL_TLS_CA_PATH: { schema: { type: 'string', minLength: 1 }, doc: 'CA bundle (PEM) that signed the server certificate, when not a public CA.' },
   TEMPORAL_TLS_SERVER_NAME: { schema: { type: 'string', minLength: 1 }, doc: 'Override of the TLS server name (SNI).' },
+  WORKFLOW_BUNDLE_PATH: {
+    schema: { type: 'string', minLength: 1 },
+    doc: 'Workflow bundle built by scripts/bundle-workflows.ts from the same code; the worker loads it instead of bundling its workflows at start (faster start, ~90 MiB less memory). Unset: bundled at start.',
+  },
   WORKER_CONCURRENCY: {
     schema: positiveInt,
     default: 2,

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { writeWorkflowBundle } from './bundle-workflows.js';
 import { appNames, createFirstKey, startApp, waitForHealth } from './infra/apps.js';
 import { describeExit, type Child } from './infra/child.js';
 import { readEnvFile, stackEnv, writeEnvFile } from './infra/env-file.js';
@@ -99,10 +100,11 @@ async function up(cfg: StackConfig): Promise<void> {
       chromiumPath: cfg.STACK_CHROMIUM_PATH,
     });
     writeEnvFile(dirs.env, settings, 'Written by ./scripts/stack up: addresses are rewritten each time; secrets and lines you add are kept.');
-    const env = { ...inheritedEnv(), ...settings };
-
     say('applying database migrations…');
     await applyMigrations(pg.url);
+    // The workers load their workflows from a bundle built now, from the code they run.
+    say('bundling the workflows…');
+    const env = { ...inheritedEnv(), ...settings, WORKFLOW_BUNDLE_PATH: await writeWorkflowBundle(join(home, 'workflow-bundle.js')) };
     const key = await createFirstKey(env);
 
     // A process that dies before the API answers is most likely misconfigured: fail `up` with its log.

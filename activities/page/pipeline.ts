@@ -5,7 +5,7 @@
  * (./errors.ts), so each caller applies its retry policy by class. A new scrape option is read here
  * and nowhere else (README, "Architecture").
  */
-import { InvalidSelectorError, UnreadablePdfError, UnsupportedContentTypeError } from '../../core/html/errors.js';
+import { InvalidSelectorError, PageTooLargeError, UnreadablePdfError, UnsupportedContentTypeError } from '../../core/html/errors.js';
 import type { PageFormat } from '../../core/html/types.js';
 import type { PageOptions } from '../../core/schemas/scrape.js';
 import { timeoutSignal } from '../../core/timeout-signal.js';
@@ -65,7 +65,8 @@ function engineFailure(err: unknown, job: PageJob, budget: AbortSignal): Error {
 
 function conversionFailure(err: unknown): Error {
   if (err instanceof InvalidSelectorError) return new InvalidPageRequestError(err.message);
-  if (err instanceof UnsupportedContentTypeError || err instanceof UnreadablePdfError) return new UnconvertibleContentError(err.message);
+  // A page too large to convert within a conversion's memory fails the same way every time.
+  if (err instanceof UnsupportedContentTypeError || err instanceof UnreadablePdfError || err instanceof PageTooLargeError) return new UnconvertibleContentError(err.message);
   return err as Error;
 }
 

@@ -5,7 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeWorkflowBundle } from '../bundle-workflows.js';
 import { inheritedEnv, repoRoot } from '../stack-config.js';
+import { WORKER_ENV, WORKER_NODE_ARGS } from './worker-launch.js';
 import { spawnChild, type Child } from './child.js';
 import { waitUntilReady } from './ready.js';
 
@@ -50,10 +53,26 @@ export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = '
   };
 }
 
-/** worker.ts as deployed, in a process of its own; ready once it logs that it polls (an info line). */
+/** Workflow bundles built by this process, by path: workers started in one run share one. */
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * worker.ts as deployed (worker-launch.ts: its Node flags and environment; a workflow bundle built
+ * once per run, next to the log), in a process of its own; ready once it logs that it polls.
+ */
 export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[]; name?: string }): Promise<Child> {
   const { env, logFile, pidDir } = options;
-  const child = spawnChild({ name: options.name ?? 'worker', command: process.execPath, args: [...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'], cwd: repoRoot, env: { PATH: inheritedEnv().PATH, ...env, LOG_LEVEL: 'info' }, logFile, pidDir });
+  const bundle = join(dirname(logFile), 'workflow-bundle.js');
+  bundles.set(bundle, bundles.get(bundle) ?? writeWorkflowBundle(bundle));
+  const child = spawnChild({
+    name: options.name ?? 'worker',
+    command: process.execPath,
+    args: [...WORKER_NODE_ARGS, ...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'],
+    cwd: repoRoot,
+    env: { PATH: inheritedEnv().PATH, ...WORKER_ENV, WORKFLOW_BUNDLE_PATH: await bundles.get(bundle), ...env, LOG_LEVEL: 'info' },
+    logFile,
+    pidDir,
+  });
   await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
   return child;
 }
