@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePage } from '../bench/html-fixture.js';
-import { InvalidSelectorError, UnsupportedContentTypeError } from '../core/html/errors.js';
+import { InvalidSelectorError, PageTooLargeError, UnsupportedContentTypeError } from '../core/html/errors.js';
 import type { PageFormat, ProcessPageInput } from '../core/html/types.js';
 import { convertInline } from './convert.js';
 import { createConvertPool, defaultConvertThreads, type ConvertPool } from './convert-pool.js';
@@ -91,4 +91,18 @@ describe('convert pool lifecycle', () => {
     expect(defaultConvertThreads(4, 8)).toBe(4);
     expect(defaultConvertThreads(16, 8)).toBe(7);
   });
+});
+
+describe('convert pool memory limit', () => {
+  it('fails a page that outgrows a thread’s heap alone, and converts the next page on a fresh thread', async () => {
+    const small = createConvertPool({ threads: 1, maxOldGenerationMb: 24 });
+    try {
+      const huge = new TextEncoder().encode(articlePage(4_000_000));
+      await expect(small.convert({ body: huge, contentType: 'text/html', url, formats: allFormats })).rejects.toBeInstanceOf(PageTooLargeError);
+      const next = await small.convert({ body: bytes(), contentType: 'text/html', url, formats: new Set(['markdown']) });
+      expect(next.markdown).toContain('# Benchmark article');
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });
