@@ -85,11 +85,12 @@ describe('convert pool lifecycle', () => {
     expect(() => createConvertPool({ threads: 0 })).toThrow('threads must be a positive integer, got 0');
   });
 
-  it('sizes the default pool by activity slots, leaving one core to the main thread', () => {
-    expect(defaultConvertThreads(2, 2)).toBe(1);
+  it('sizes the default pool at one thread per core, and no more than pages in flight', () => {
+    expect(defaultConvertThreads(2, 2)).toBe(2);
+    expect(defaultConvertThreads(16, 2)).toBe(2);
     expect(defaultConvertThreads(2, 1)).toBe(1);
     expect(defaultConvertThreads(4, 8)).toBe(4);
-    expect(defaultConvertThreads(16, 8)).toBe(7);
+    expect(defaultConvertThreads(16, 8)).toBe(8);
   });
 });
 

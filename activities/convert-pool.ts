@@ -32,12 +32,14 @@ export interface ConvertPool {
 }
 
 /**
- * Threads by default: one per concurrent page activity (more would sit idle), but leave one core to
- * the main thread, which runs the Temporal SDK's polling, heartbeats and every activity's I/O.
- * On 2 cores that is 1 thread: conversions queue behind each other, the event loop stays free.
+ * Threads by default: one per core, and no more than pages in flight (more would sit idle).
+ * Conversion is most of a page's CPU; the main thread (the Temporal SDK's polling, lane heartbeats,
+ * every page's I/O, the batch stores) needs a fraction of a core and its heartbeats have seconds of
+ * slack. bench:crawl on 2 cores, WORKER_CONCURRENCY 16: 220-230 pages/s with 2 threads against
+ * 172-194 with 1 (cores - 1), at ~35 MiB more peak RSS (386 MiB). Each thread adds ~12 MiB idle.
  */
 export function defaultConvertThreads(workerConcurrency: number, cores = availableParallelism()): number {
-  return Math.max(1, Math.min(workerConcurrency, cores - 1));
+  return Math.max(1, Math.min(workerConcurrency, cores));
 }
 
 const ownExtension = extname(fileURLToPath(import.meta.url));
