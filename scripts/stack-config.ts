@@ -38,6 +38,11 @@ export const stackSettings = {
     default: '.stack/venv/bin/temporal',
     doc: 'Temporal CLI executable; `scripts/stack` installs one into .stack/venv when none is on PATH.',
   },
+  STACK_SDK_PYTHON: {
+    schema: path,
+    default: '.stack/sdk-venv/bin/python',
+    doc: 'Python with the official SDK (firecrawl-py, pinned in test/sdk/requirements.txt) for the SDK contract tests; `scripts/stack setup|test` installs one into .stack/sdk-venv.',
+  },
   STACK_CHROMIUM_PATH: { schema: path, default: '/usr/lib/chromium/chromium', doc: 'Chromium binary handed to the browser service and tests.' },
   STACK_READY_TIMEOUT_MS: {
     schema: { type: 'integer', minimum: 1000 },

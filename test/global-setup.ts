@@ -92,6 +92,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisServerPath', redisServerPath);
   project.provide('temporalCliPath', temporalCliPath);
   project.provide('chromiumPath', cfg.STACK_CHROMIUM_PATH);
+  // Checked by the SDK tests that use it (test/helpers/sdk-python.ts), so a missing venv fails those
+  // tests saying why instead of every test file.
+  project.provide('sdkPythonPath', toolPath(cfg.STACK_SDK_PYTHON));
 
   return async () => {
     await stopAll();

@@ -18,5 +18,7 @@ declare module 'vitest' {
     temporalCliPath: string;
     /** Chromium binary for Playwright's `executablePath`. */
     chromiumPath: string;
+    /** Python with the official firecrawl-py SDK (STACK_SDK_PYTHON; may be missing: test/helpers/sdk-python.ts checks it). */
+    sdkPythonPath: string;
   }
 }
