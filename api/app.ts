@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
+import { NotSupportedError } from '../core/errors.js';
 import { x402Settings } from '../core/x402-settings.js';
 import type { ApiDeps } from './deps.js';
 import { authenticate } from './middleware/auth.js';
@@ -77,6 +78,11 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     await next();
   });
   app.use(errorMiddleware(deps.config.API_BODY_LIMIT_BYTES));
+  // The SDKs' watchers (crawlUrlAndWatch, crawl_url_and_watch) ask to upgrade to a WebSocket: not offered.
+  app.use(async (ctx, next) => {
+    if (ctx.get('upgrade').toLowerCase() !== 'websocket') return next();
+    throw new NotSupportedError('Watching a job over a WebSocket is not offered by this server: poll GET /v1/crawl/{id} (or /v1/batch/scrape/{id}) instead, or give the job a webhook.');
+  });
   app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
   for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
 

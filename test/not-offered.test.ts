@@ -36,3 +36,22 @@ describe('operations not offered here', () => {
     expect(body.error).toContain('This server offers scrape, crawl, batch scrape and map.');
   });
 });
+
+describe('WebSocket watching', () => {
+  it('answers an upgrade to a WebSocket (the SDKs’ watchers) with 501 not_supported', async () => {
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${api.url}/v1/crawl/00000000-0000-4000-8000-000000000000`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: 'Bearer pw_any' } });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('upgrade', () => reject(new Error('the server accepted the upgrade')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(501);
+    expect(JSON.parse(answer.body)).toMatchObject({ success: false, code: 'not_supported', error: expect.stringContaining('Watching a job over a WebSocket is not offered') });
+  });
+});
