@@ -35,14 +35,14 @@ describe('x402 settings', () => {
       facilitatorUrl: 'https://x402.org/facilitator',
       facilitatorTimeoutMs: 30000,
       maxTimeoutSeconds: 60,
-      prices: { scrape: '$0.01', crawl: '$0.01', crawlStatus: '$0.01', cancel: '$0.01', map: '$0.01' },
+      prices: { scrape: '$0.01', crawl: '$0.01', batchScrape: '$0.01', crawlStatus: '$0.01', cancel: '$0.01', map: '$0.01' },
     });
   });
 
   it('takes per-operation prices over X402_PRICE, and the production network in production', () => {
     const s = settings({ X402_PAY_TO: payTo, X402_PRICE: '0.02', X402_CRAWL_PRICE: '$1.5', X402_MAP_PRICE: '0.000001', NODE_ENV: 'production', X402_FACILITATOR_URL: `${prodFacilitator}/`, X402_FACILITATOR_BEARER_TOKEN: 'tok' });
     expect(s).toMatchObject({ network: 'eip155:8453', facilitatorUrl: prodFacilitator, facilitatorToken: 'tok' });
-    expect(s!.prices).toEqual({ scrape: '$0.02', crawl: '$1.5', crawlStatus: '$0.02', cancel: '$0.02', map: '$0.000001' });
+    expect(s!.prices).toEqual({ scrape: '$0.02', crawl: '$1.5', batchScrape: '$0.02', crawlStatus: '$0.02', cancel: '$0.02', map: '$0.000001' });
   });
 
   it('refuses X402_ENABLED=true without a receiving address', () => {

@@ -49,10 +49,39 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const { code, output, summary } = await runFuzz();
     console.info(output.slice(output.indexOf('\noperation ')));
     const operations = summary.operations.filter((o) => o.operationId !== '(undeclared)');
-    expect(operations.map((o) => o.operationId).sort()).toEqual(['apiReference', 'cancelCrawl', 'cancelCrawlAlias', 'getCrawl', 'health', 'map', 'ready', 'scrape', 'startCrawl']);
+    expect(operations.map((o) => o.operationId).sort()).toEqual([
+      'apiReference',
+      'cancelBatchScrape',
+      'cancelCrawl',
+      'cancelCrawlAlias',
+      'creditUsage',
+      'creditUsageHistorical',
+      'deepResearch',
+      'deepResearchStatus',
+      'extractJob',
+      'extractJobStatus',
+      'getBatchScrape',
+      'getBatchScrapeErrors',
+      'getBatchScrapeErrorsByDelete',
+      'getCrawl',
+      'getCrawlErrors',
+      'getCrawlErrorsByDelete',
+      'health',
+      'llmsTxt',
+      'llmsTxtStatus',
+      'map',
+      'queueStatus',
+      'ready',
+      'scrape',
+      'search',
+      'startBatchScrape',
+      'startCrawl',
+      'tokenUsage',
+      'tokenUsageHistorical',
+    ]);
     for (const op of operations) expect(op.requests, op.operation).toBeGreaterThanOrEqual(REQUESTS);
     // Unauthenticated calls were part of it, and were refused.
-    for (const id of ['scrape', 'startCrawl', 'getCrawl', 'cancelCrawl', 'map']) expect(operations.find((o) => o.operationId === id)!.statuses['401']).toBeGreaterThan(0);
+    for (const id of ['scrape', 'startCrawl', 'getCrawl', 'cancelCrawl', 'map', 'startBatchScrape', 'getBatchScrape', 'getCrawlErrors']) expect(operations.find((o) => o.operationId === id)!.statuses['401']).toBeGreaterThan(0);
     expect(summary.violations).toEqual([]);
     expect(summary.violationCount).toBe(0);
     expect(summary.schemathesisFailures).toEqual([]);

@@ -45,7 +45,7 @@ async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Pro
   }
 }
 
-const statusMessage = 'Rate limit exceeded for GET /v1/crawl/{id}: 3 requests per minute per API key. Retry in 20 seconds.';
+const statusMessage = 'Rate limit exceeded for GET /v1/crawl/{id}, GET /v1/batch/scrape/{id} and their errors: 3 requests per minute per API key. Retry in 20 seconds.';
 
 describe('rate limits on one Redis', () => {
   let api: TestApi;
@@ -94,7 +94,7 @@ describe('rate limits on one Redis', () => {
     expect(brief(await call(api, a.key, 'DELETE', `/v1/crawl/${randomUUID()}/cancel`))).toEqual([404, '0']);
     const refused = await call(api, a.key, 'DELETE', `/v1/crawl/${randomUUID()}/cancel`);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toBe('Rate limit exceeded for DELETE /v1/crawl/{id} (and …/cancel): 2 requests per minute per API key. Retry in 30 seconds.');
+    expect(refused.body.error).toBe('Rate limit exceeded for DELETE /v1/crawl/{id} (and …/cancel), DELETE /v1/batch/scrape/{id}: 2 requests per minute per API key. Retry in 30 seconds.');
 
     const other = await statusOf(api, b.key);
     expect([other.status, other.limit, other.remaining]).toEqual([404, '3', '2']);
@@ -123,7 +123,21 @@ describe('rate limits on one Redis', () => {
     const limited = Object.entries(doc.paths)
       .flatMap(([path, ops]) => Object.entries(ops).filter(([, op]) => op.responses['429']).map(([method]) => `${method.toUpperCase()} ${path}`))
       .sort();
-    expect(limited).toEqual(['DELETE /v1/crawl/{id}', 'DELETE /v1/crawl/{id}/cancel', 'GET /v1/crawl/{id}', 'POST /v1/crawl', 'POST /v1/map', 'POST /v1/scrape']);
+    expect(limited).toEqual([
+      'DELETE /v1/batch/scrape/{id}',
+      'DELETE /v1/batch/scrape/{id}/errors',
+      'DELETE /v1/crawl/{id}',
+      'DELETE /v1/crawl/{id}/cancel',
+      'DELETE /v1/crawl/{id}/errors',
+      'GET /v1/batch/scrape/{id}',
+      'GET /v1/batch/scrape/{id}/errors',
+      'GET /v1/crawl/{id}',
+      'GET /v1/crawl/{id}/errors',
+      'POST /v1/batch/scrape',
+      'POST /v1/crawl',
+      'POST /v1/map',
+      'POST /v1/scrape',
+    ]);
     expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['429']!.headers!)).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['200']!.headers!)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
   });

@@ -31,6 +31,8 @@ export const notOfferedRoutes: RouteSpec[] = operations.map(({ method, path, ope
     description: `Answers 501 \`not_supported\`: ${why}.`,
     tag: 'Not offered here',
     auth: 'none',
+    ...(method === 'post' ? { body: { type: 'object', description: 'Not read: the operation is not offered.' } as const } : {}),
+    ...(path.endsWith('/:id') ? { params: { type: 'object', properties: { id: { type: 'string', description: 'Not read.' } }, required: ['id'] } as const } : {}),
     responses: { 501: { description: 'Not offered by this server.', schema: { $ref: '#/components/schemas/Error' } } },
     handler() {
       throw new NotSupportedError(`${what} is not offered by this server: ${why}. ${offered}`);

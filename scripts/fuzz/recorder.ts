@@ -2,7 +2,8 @@
  * The fuzz run's witness inside the API process: a Koa middleware put first, so it sees every
  * answer exactly as sent. It counts requests per operation of the OpenAPI document and checks each
  * answer against what the document promises: no 5xx (but the documented 502 scrape_failed, which
- * reports an unreachable target, not a fault of the service), every error in the envelope
+ * reports an unreachable target, not a fault of the service, and 501 not_supported, the documented
+ * answer of hosted-API operations this server does not offer), every error in the envelope
  * `{ success: false, error, code, details? }`, a documented status and content type, and a body
  * valid against the documented schema. It also times each request, so a hang shows up even when
  * the client gave up first. Independent of the fuzzer's own checks (scripts/fuzz.ts runs both).
@@ -159,8 +160,10 @@ export class Recorder {
     stats.durationsMs.push(ms);
     const code = (body as { code?: unknown } | null)?.code;
     if (status >= 400 && typeof code === 'string') stats.codes[`${status} ${code}`] = (stats.codes[`${status} ${code}`] ?? 0) + 1;
-    // The one documented 5xx that is not the service's fault: the target site could not be fetched (README, "Errors").
-    if (status >= 500 && !(status === 502 && code === 'scrape_failed' && op?.responses['502'])) this.violation(key, request, status, `server error ${status}`, body);
+    // The documented 5xx that are not the service's fault: the target site could not be fetched, and an
+    // operation this server does not offer (README, "Errors").
+    const expected = (status === 502 && code === 'scrape_failed') || (status === 501 && code === 'not_supported');
+    if (status >= 500 && !(expected && op?.responses[String(status)])) this.violation(key, request, status, `server error ${status}`, body);
     if (status >= 400 && method !== 'HEAD') {
       const problem = envelopeProblem(body);
       if (problem) this.violation(key, request, status, problem, body);
