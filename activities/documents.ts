@@ -3,7 +3,9 @@
  * document id (DESIGN.md: Temporal payloads stay small).
  */
 import { randomUUID } from 'node:crypto';
+import type { ChangeTracking } from '../core/change-tracking.js';
 import type { PrismaClient } from '../prisma/client.js';
+import { writeSnapshot, type SnapshotWrite } from './page/change-tracking.js';
 
 export interface StoredPage {
   url: string;
@@ -15,6 +17,9 @@ export interface StoredPage {
   screenshot?: Buffer;
   metadata: Record<string, unknown>;
   extract?: unknown;
+  changeTracking?: ChangeTracking;
+  /** Change tracking's new snapshot, written with the document. */
+  snapshot?: SnapshotWrite;
   warning?: string;
   statusCode?: number;
 }
@@ -22,25 +27,30 @@ export interface StoredPage {
 /** A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. */
 export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, ttlSeconds: number): Promise<string> {
   const documentId = id ?? randomUUID();
-  await prisma.document.upsert({
-    where: { id: documentId },
-    // A retried activity with the same id stores nothing new.
-    update: {},
-    create: {
-      id: documentId,
-      url: page.url,
-      urlKey: page.urlKey,
-      markdown: page.markdown,
-      html: page.html,
-      rawHtml: page.rawHtml,
-      links: page.links,
-      screenshot: page.screenshot ? new Uint8Array(page.screenshot) : undefined,
-      metadata: page.metadata as object,
-      extract: page.extract === undefined ? undefined : (page.extract as object),
-      warning: page.warning,
-      statusCode: page.statusCode,
-      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-    },
+  await prisma.$transaction(async (tx) => {
+    // A retried activity with the same id stores nothing new, change tracking's snapshot included.
+    if (await tx.document.findUnique({ where: { id: documentId }, select: { id: true } })) return;
+    await tx.document.create({ data: documentData(documentId, page, ttlSeconds) });
+    if (page.snapshot) await writeSnapshot(tx, page.snapshot);
   });
   return documentId;
+}
+
+function documentData(documentId: string, page: StoredPage, ttlSeconds: number) {
+  return {
+    id: documentId,
+    url: page.url,
+    urlKey: page.urlKey,
+    markdown: page.markdown,
+    html: page.html,
+    rawHtml: page.rawHtml,
+    links: page.links,
+    screenshot: page.screenshot ? new Uint8Array(page.screenshot) : undefined,
+    metadata: page.metadata as object,
+    extract: page.extract === undefined ? undefined : (page.extract as object),
+    changeTracking: page.changeTracking as object | undefined,
+    warning: page.warning,
+    statusCode: page.statusCode,
+    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+  };
 }

@@ -36,7 +36,7 @@ export interface ActivityDeps extends WorkerDeps {
 export function createActivities(workerDeps: WorkerDeps) {
   const deps: ActivityDeps = {
     ...workerDeps,
-    runPage: createPagePipeline({ engines: workerDeps.engines, convert: workerDeps.convert, llm: llmSettingsFrom(workerDeps.config) }),
+    runPage: createPagePipeline({ engines: workerDeps.engines, convert: workerDeps.convert, prisma: workerDeps.prisma, llm: llmSettingsFrom(workerDeps.config) }),
     pageSlots: new PageSlots(workerDeps.config.WORKER_CONCURRENCY),
     stopping: workerDeps.stopping ?? new AbortController().signal,
   };

@@ -39,6 +39,8 @@ export function scrapeActivities(deps: ActivityDeps) {
           timeoutMs: input.timeoutMs,
           signal: Context.current().cancellationSignal,
           metadata: { scrapeId: input.scrapeId },
+          owner: input.owner,
+          documentId: input.scrapeId,
         });
         return { documentId: await storeScrapeDocument(prisma, input.scrapeId, document, config.CRAWL_TTL_SECONDS) };
       } catch (err) {

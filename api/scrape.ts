@@ -32,14 +32,14 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety
   }
 }
 
-/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps `timeout`. */
-export async function runScrape(deps: ApiDeps, req: ScrapeRequest, budgetMs = Infinity): Promise<ScrapeResponse> {
+/** `owner`: whose change-tracking history (historyOwner). `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps `timeout`. */
+export async function runScrape(deps: ApiDeps, req: ScrapeRequest, owner: string, budgetMs = Infinity): Promise<ScrapeResponse> {
   const { config, prisma } = deps;
   const timeoutMs = Math.floor(Math.min(req.timeout ?? config.SCRAPE_TIMEOUT_MS, budgetMs));
   checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config));
   const scrapeId = randomUUID();
   const { url, timeout: _t, ...options } = req;
-  const input: ScrapeInput = { scrapeId, url, options, timeoutMs, deadline: Date.now() + timeoutMs };
+  const input: ScrapeInput = { scrapeId, url, options, timeoutMs, deadline: Date.now() + timeoutMs, owner };
   const onTimeout = () => new ScrapeTimeoutError(timeoutMs);
 
   const { documentId } = await runWorkflowWithin<typeof scrape>(deps, 'scrape', workflowIds.scrape(scrapeId), [input], timeoutMs, onTimeout);

@@ -173,6 +173,11 @@ export const settings = {
     doc: 'Secret (16+ characters) for the HMAC-SHA256 `X-Pagewright-Signature` header on webhook deliveries.',
   },
   CRAWL_TTL_SECONDS: { schema: { type: 'integer', minimum: 60 }, default: 86400, doc: 'Lifetime of crawl state and documents, in seconds.' },
+  SNAPSHOT_RETENTION_DAYS: {
+    schema: { type: 'integer', minimum: 1, maximum: 3650 },
+    default: 90,
+    doc: 'Change tracking keeps a page’s last version (and its change log) until the page has not been seen for this many days; deleted by the expire-data Schedule.',
+  },
   SCRAPE_TIMEOUT_MS: {
     schema: { type: 'integer', minimum: 1000, maximum: 90000 },
     default: 30000,

@@ -42,6 +42,8 @@ export interface ScrapeInput {
   timeoutMs: number;
   /** Epoch ms when the caller's budget ends; every attempt works within it. */
   deadline: number;
+  /** Whose change-tracking history the page belongs to (core/change-tracking.ts historyOwner). */
+  owner: string;
 }
 
 export interface ScrapeResult {

@@ -14,6 +14,7 @@ export interface StoredDocument {
   screenshot: Uint8Array | null;
   metadata: unknown;
   extract: unknown;
+  changeTracking: unknown;
 }
 
 export type PublicDocument = FromSchema<typeof documentSchema>;
@@ -27,6 +28,7 @@ export function toPublicDocument(row: StoredDocument, formats: readonly Format[]
   if (want.has('rawHtml')) doc.rawHtml = row.rawHtml ?? '';
   if (want.has('links')) doc.links = (row.links as string[] | null) ?? [];
   if ((want.has('screenshot') || want.has('screenshot@fullPage')) && row.screenshot) doc.screenshot = Buffer.from(row.screenshot).toString('base64');
+  if (want.has('changeTracking') && row.changeTracking) doc.changeTracking = row.changeTracking as PublicDocument['changeTracking'];
   // The extraction result: `json` when asked for in the hosted API's `json` format, else `extract`.
   if (row.extract !== null && row.extract !== undefined) {
     if (want.has('json')) doc.json = row.extract;

@@ -4,6 +4,7 @@
  * (a batch has none: its URLs are the frontier, and links found on its pages are not followed) and
  * in the prefix of their webhook events.
  */
+import { historyOwner } from '../../core/change-tracking.js';
 import { webhooksOf, type CrawlWebhookContext } from '../../core/crawl-contracts.js';
 import { decodeBatchScrapeOptions, decodeCrawlOptions } from '../../core/schemas/decode.js';
 import type { PageOptions } from '../../core/schemas/scrape.js';
@@ -20,6 +21,8 @@ export interface Job {
   /** The lane plan's inputs. */
   maxConcurrency?: number;
   delay?: number;
+  /** Whose change-tracking history its pages belong to. */
+  owner: string;
 }
 
 /** What sizes a job's lanes (core/crawl/lanes.ts), without compiling its rules: discovery needs it before robots.txt is read. */
@@ -30,14 +33,16 @@ export function jobPace(row: { kind: string; options: unknown }): Pick<Job, 'max
 }
 
 /** The job's page work. For a crawl, call it only once discovery has stored robots.txt: the rules are compiled and cached with it. */
-export function jobOf(crawlId: string, row: { kind: string; options: unknown; robotsTxt: string | null }, userAgent: string): Job {
+export function jobOf(crawlId: string, row: { kind: string; options: unknown; robotsTxt: string | null; apiKeyId: string | null; payer: string | null }, userAgent: string): Job {
+  const owner = historyOwner(row);
   if (row.kind === 'batch_scrape') {
     const options = decodeBatchScrapeOptions(row.options);
-    return { kind: 'batch_scrape', pageOptions: options, hooks: webhooksOf(crawlId, 'batch_scrape', { webhookUrls: options.webhookUrls, webhookMetadata: options.metadata, webhook: options.webhook }), maxConcurrency: options.maxConcurrency };
+    return { kind: 'batch_scrape', owner, pageOptions: options, hooks: webhooksOf(crawlId, 'batch_scrape', { webhookUrls: options.webhookUrls, webhookMetadata: options.metadata, webhook: options.webhook }), maxConcurrency: options.maxConcurrency };
   }
   const options = decodeCrawlOptions(row.options);
   return {
     kind: 'crawl',
+    owner,
     pageOptions: options.scrapeOptions,
     rules: rulesFor(crawlId, options, row.robotsTxt, userAgent),
     hooks: webhooksOf(crawlId, 'crawl', options),

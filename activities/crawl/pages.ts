@@ -74,9 +74,9 @@ export interface CrawlPages {
 /** The job's page work, or undefined when it is no longer running. */
 export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQueue: string): Promise<CrawlPages | undefined> {
   const { prisma, config, runPage } = deps;
-  const row = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true, kind: true, options: true, robotsTxt: true } });
+  const row = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true, kind: true, options: true, robotsTxt: true, apiKeyId: true, payer: true } });
   if (!row || row.status !== 'scraping') return undefined;
-  const { pageOptions, rules, hooks } = jobOf(crawlId, row, config.SERVICE_USER_AGENT);
+  const { pageOptions, rules, hooks, owner } = jobOf(crawlId, row, config.SERVICE_USER_AGENT);
   const pageTimeoutMs = pageOptions.timeout ?? PAGE_TIMEOUT_MS;
 
   async function onFailure(row: ClaimedUrl, err: unknown, lane?: LaneWidth): Promise<PageOutcome> {
@@ -135,7 +135,17 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
         return undefined;
       }
       try {
-        const out = await runPage({ url: row.url, sourceURL: row.url, options: pageOptions, deadline: Date.now() + pageTimeoutMs, timeoutMs: pageTimeoutMs, signal: run.signal, crawl: true });
+        const out = await runPage({
+          url: row.url,
+          sourceURL: row.url,
+          options: pageOptions,
+          deadline: Date.now() + pageTimeoutMs,
+          timeoutMs: pageTimeoutMs,
+          signal: run.signal,
+          crawl: true,
+          owner,
+          documentId: documentIdFor(crawlId, row.urlKey),
+        });
         const candidates: Candidate[] = [];
         const skips: string[] = [];
         const robotsBlocked: string[] = [];

@@ -7,6 +7,7 @@
  * twice: the lock makes "check, then insert" safe, and unique (crawl_id, url_key) backs it up.
  */
 import type { StoredPage } from '../documents.js';
+import { writeSnapshot } from '../page/change-tracking.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 
@@ -56,19 +57,21 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
   const docs = pages.map((p) => p.document);
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   await tx.$executeRaw`
-    INSERT INTO document (id, crawl_id, sequence, url_key, url, markdown, html, raw_html, links, metadata, extract, warning, status_code, expires_at)
-    SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.metadata::jsonb, t.extract::jsonb, t.warning, t.status_code,
+    INSERT INTO document (id, crawl_id, sequence, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, expires_at)
+    SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.metadata::jsonb, t.extract::jsonb, t.change_tracking::jsonb, t.warning, t.status_code,
       now() + make_interval(secs => ${ttlSeconds})
     FROM unnest(
       ${pages.map((p) => documentIdFor(crawlId, p.row.urlKey))}::text[], ${pages.map((p) => p.row.urlKey)}::text[], ${docs.map((d) => d.url)}::text[],
       ${docs.map((d) => d.markdown ?? null)}::text[], ${docs.map((d) => d.html ?? null)}::text[], ${docs.map((d) => d.rawHtml ?? null)}::text[],
       ${docs.map((d) => json(d.links))}::text[], ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
-      ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
-    ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, metadata, extract, warning, status_code, ord),
+      ${docs.map((d) => json(d.changeTracking))}::text[], ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
+    ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, ord),
     crawl c WHERE c.id = ${crawlId}`;
   // Screenshots are rare in crawls and large: one update each rather than a bytea array.
   for (const p of pages) {
     if (p.document.screenshot) await tx.$executeRaw`UPDATE document SET screenshot = ${new Uint8Array(p.document.screenshot)} WHERE id = ${documentIdFor(crawlId, p.row.urlKey)}`;
+    // Change tracking's snapshot lands with its document: a page fetched again after a crash compares with the same old version.
+    if (p.document.snapshot) await writeSnapshot(tx, p.document.snapshot);
   }
 }
 

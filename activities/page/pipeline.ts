@@ -16,6 +16,9 @@ import type { StoredPage } from '../documents.js';
 import { AllEnginesFailedError, isThrottle, runEngines, type EngineSet } from '../engines/chain.js';
 import { EngineError, type EngineResult } from '../engines/types.js';
 import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
+import type { ChangeTracking } from '../../core/change-tracking.js';
+import type { PrismaClient } from '../../prisma/client.js';
+import { trackChanges, type SnapshotWrite } from './change-tracking.js';
 import { FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from './errors.js';
 
 export interface PageJob {
@@ -33,6 +36,10 @@ export interface PageJob {
   crawl?: boolean;
   /** Added to metadata, e.g. `{ scrapeId }`. */
   metadata?: Record<string, unknown>;
+  /** Whose change-tracking history the page belongs to (`key:<id>` or `payer:<address>`); needed with the changeTracking format. */
+  owner?: string;
+  /** The id the document will be stored under (change tracking records it with the snapshot). */
+  documentId?: string;
 }
 
 export interface PageOutput {
@@ -44,6 +51,8 @@ export interface PageOutput {
 export interface PipelineDeps {
   engines: EngineSet;
   convert: ConvertPage;
+  /** Change tracking's snapshots and change log. */
+  prisma: PrismaClient;
   /** Without it, extraction is skipped and metadata.extractSkipped is true. */
   llm?: LlmSettings;
 }
@@ -143,6 +152,18 @@ export function createPagePipeline(deps: PipelineDeps) {
         }
       }
     }
+    let changeTracking: ChangeTracking | undefined;
+    let snapshot: SnapshotWrite | undefined;
+    if (options.formats.includes('changeTracking')) {
+      if (!job.owner) throw new Error('The changeTracking format needs the owner of the page history (PageJob.owner)');
+      const tracked = await trackChanges(
+        { prisma: deps.prisma, llm: deps.llm },
+        { owner: job.owner, url: job.sourceURL, markdown: page.markdown ?? '', statusCode: fetched.statusCode, options: options.changeTrackingOptions ?? {}, documentId: job.documentId, signal },
+      );
+      changeTracking = tracked.changeTracking;
+      snapshot = tracked.snapshot;
+      if (tracked.warning) warnings.push(tracked.warning);
+    }
     const wants = (f: PageFormat) => options.formats.includes(f);
     return {
       document: {
@@ -155,6 +176,8 @@ export function createPagePipeline(deps: PipelineDeps) {
         screenshot: fetched.screenshot,
         metadata,
         extract,
+        changeTracking,
+        snapshot,
         warning: warnings.filter(Boolean).join(' ') || undefined,
         statusCode: fetched.statusCode,
       },

@@ -3,6 +3,7 @@ import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
 import { defineRoute } from '../route.js';
 import { runScrape, type ScrapeRequest } from '../scrape.js';
 import { documentSchema } from '../../core/schemas/document.js';
+import { historyOwner } from '../../core/change-tracking.js';
 
 export const scrapeRoute = defineRoute({
   method: 'post',
@@ -30,6 +31,6 @@ export const scrapeRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
-    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest, ctx.state.payment?.workBudgetMs());
+    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest, historyOwner(ctx.state.auth ?? {}), ctx.state.payment?.workBudgetMs());
   },
 });

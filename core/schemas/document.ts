@@ -9,6 +9,22 @@ export const documentSchema = {
     screenshot: { type: 'string', description: 'Base64-encoded PNG.' },
     extract: { description: 'Extraction result (an object matching `extract.schema`).' },
     json: { description: 'Extraction result with the `json` format (an object matching `jsonOptions.schema`).' },
+    changeTracking: {
+      type: 'object',
+      description: 'With the changeTracking format: how the page compares with its last version (README "Change tracking").',
+      properties: {
+        previousScrapeAt: { type: ['string', 'null'], description: 'When the version compared against was scraped; null the first time.' },
+        changeStatus: { enum: ['new', 'same', 'changed', 'removed'] },
+        visibility: { enum: ['visible', 'hidden'] },
+        diff: {
+          type: 'object',
+          properties: { text: { type: 'string', description: 'Unified diff of the markdown.' }, json: { type: 'object', description: 'The diff parsed (parse-diff): files[].chunks[].changes[].' } },
+          required: ['text', 'json'],
+        },
+        json: { description: '`json` mode: the fields that differ as { previous, current }, or the LLM’s account without a schema.' },
+      },
+      required: ['previousScrapeAt', 'changeStatus', 'visibility'],
+    },
     metadata: {
       type: 'object',
       description:

@@ -6,8 +6,11 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 
-/** `json` (with jsonOptions) and `extract` (with extract) are the hosted v1 API's extraction formats. */
-export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json', 'extract'] as const;
+/**
+ * `json` (with jsonOptions) and `extract` (with extract) are the hosted v1 API's extraction formats;
+ * `changeTracking` (with markdown) compares the page with its last version (README "Change tracking").
+ */
+export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json', 'extract', 'changeTracking'] as const;
 export type Format = (typeof formats)[number];
 
 const llmProperties = {
@@ -34,6 +37,25 @@ export const jsonOptionsSchema = {
     ...llmProperties,
     checkPromptInjection: { type: 'boolean', description: 'Accepted from hosted-API clients; ignored.' },
     agent: { type: 'object', description: 'Accepted from hosted-API clients; ignored (no agent here).' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** The changeTracking format's options (the hosted v1 API's changeTrackingOptions). */
+export const changeTrackingOptionsSchema = {
+  type: 'object',
+  description: 'With format `changeTracking`: how to compare the page with its last version (per API key, URL and `tag`).',
+  properties: {
+    modes: {
+      type: 'array',
+      maxItems: 2,
+      uniqueItems: true,
+      items: { enum: ['git-diff', 'json'] },
+      description: '`git-diff`: a unified diff of the markdown (and its parsed form) for changed pages; `json`: the fields that differ, extracted by the LLM with `schema` (or described by it with `prompt`).',
+    },
+    schema: { type: 'object', description: 'For `json` mode: what to extract from both versions; the top-level fields that differ are returned as { previous, current }.' },
+    prompt: { type: 'string', maxLength: 10000, description: 'For `json` mode: an instruction for the comparison.' },
+    tag: { type: ['string', 'null'], maxLength: 200, description: 'Keeps a separate history per tag (e.g. per monitor); null: the default history.' },
   },
   additionalProperties: false,
 } as const;
@@ -65,6 +87,7 @@ export const pageOptionsProperties = {
   waitFor: { type: 'integer', minimum: 0, maximum: 60000, default: 0, description: 'Wait this many ms after load before capture (renders in a browser). At most half of `timeout`.' },
   extract: extractSchema,
   jsonOptions: jsonOptionsSchema,
+  changeTrackingOptions: changeTrackingOptionsSchema,
   location: {
     type: 'object',
     properties: {
@@ -132,7 +155,7 @@ export interface ErrorDetailLike {
 }
 
 /** Rules JSON Schema can't say: combinations that cannot succeed. */
-export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions'>, timeout?: number): ErrorDetailLike[] {
+export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions'>, timeout?: number): ErrorDetailLike[] {
   const problems: ErrorDetailLike[] = [];
   if (options.formats.includes('screenshot') && options.formats.includes('screenshot@fullPage')) {
     problems.push({ field: 'formats', message: 'choose one of screenshot, screenshot@fullPage' });
@@ -142,6 +165,9 @@ export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitF
   }
   if (options.formats.includes('extract') && !options.extract) problems.push({ field: 'extract', message: 'is required with the extract format: give a schema or a prompt' });
   if (options.extract && options.jsonOptions) problems.push({ field: 'jsonOptions', message: 'use one of extract and jsonOptions (one extraction per page)' });
+  const tracking = options.formats.includes('changeTracking');
+  if (tracking && !options.formats.includes('markdown')) problems.push({ field: 'formats', message: 'changeTracking needs markdown in formats as well (it compares the markdown)' });
+  if (options.changeTrackingOptions && !tracking) problems.push({ field: 'changeTrackingOptions', message: 'needs "changeTracking" in formats' });
   if (timeout !== undefined && options.waitFor > timeout / 2) {
     problems.push({ field: 'waitFor', message: `must be at most half of timeout (${timeout} ms), so the page has time to load: at most ${Math.floor(timeout / 2)}` });
   }
