@@ -11,6 +11,7 @@ import type { EngineSet } from './engines/chain.js';
 import { crawlActivities } from './crawl/index.js';
 import { healthActivities } from './health.js';
 import { mapActivities } from './map.js';
+import { monitorCheckActivities } from './monitor/check.js';
 import { createPagePipeline, llmSettingsFrom, type RunPage } from './page/pipeline.js';
 import { PageSlots } from './page/slots.js';
 import { scrapeActivities } from './scrape.js';
@@ -46,6 +47,7 @@ export function createActivities(workerDeps: WorkerDeps) {
     ...webhookActivities(deps),
     ...crawlActivities(deps),
     ...mapActivities(deps),
+    ...monitorCheckActivities(deps),
   };
 }
 

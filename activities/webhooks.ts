@@ -24,7 +24,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
       // Only what was stored is there, which is what the caller asked for.
       data = row ? toPublicDocument(row, allFormats) : null;
     }
-    const idField = delivery.event.startsWith('scrape.') ? 'scrapeId' : delivery.event.startsWith('batch_scrape.') ? 'batchId' : 'crawlId';
+    const idField = delivery.event.startsWith('scrape.') ? 'scrapeId' : delivery.event.startsWith('batch_scrape.') ? 'batchId' : delivery.event.startsWith('monitor.') ? 'monitorId' : 'crawlId';
     return JSON.stringify({
       type: delivery.event,
       [idField]: delivery.subjectId,

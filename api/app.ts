@@ -97,6 +97,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
       crawlStatus: config.RATE_LIMIT_CRAWL_STATUS_PER_MIN,
       cancel: config.RATE_LIMIT_CANCEL_PER_MIN,
       map: config.RATE_LIMIT_MAP_PER_MIN,
+      monitor: config.RATE_LIMIT_MONITOR_PER_MIN,
     },
   });
   const router = new Router<AppState>();

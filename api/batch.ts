@@ -8,8 +8,8 @@ import { webhooksOf } from '../core/crawl-contracts.js';
 import { ValidationError, type ErrorDetail } from '../core/errors.js';
 import type { BatchScrapeOptions } from '../core/schemas/batch.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
-import { urlKey } from '../core/url-key.js';
-import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import { batchFrontier } from '../core/batch-urls.js';
+import { safetyOptionsFrom } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
 import { jobUrl, startJob, type Caller, type LinkStyle } from './jobs.js';
 
@@ -23,31 +23,15 @@ export interface BatchStarted {
 
 export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOptions, caller: Caller, style: LinkStyle): Promise<BatchStarted> {
   const details: ErrorDetail[] = pageOptionProblems(options, options.timeout);
-  const safety = safetyOptionsFrom(deps.config);
-  const valid = new Map<string, URL>();
-  const invalidURLs: string[] = [];
-  options.urls.forEach((raw, i) => {
-    try {
-      const url = checkUrlSyntax(raw, safety);
-      // The same page listed twice is scraped once (its first spelling).
-      if (!valid.has(urlKey(url))) valid.set(urlKey(url), url);
-    } catch (err) {
-      if (!(err instanceof UnsafeUrlError)) throw err;
-      if (options.ignoreInvalidURLs) invalidURLs.push(raw);
-      else details.push({ field: `urls[${i}]`, message: err.message });
-    }
-  });
-  if (valid.size === 0 && details.length === 0) details.push({ field: 'urls', message: 'has no valid URL to scrape' });
+  const { urls, invalid } = batchFrontier(options.urls, safetyOptionsFrom(deps.config));
+  if (!options.ignoreInvalidURLs) details.push(...invalid.map((u) => ({ field: `urls[${u.index}]`, message: u.message })));
+  if (urls.length === 0 && details.length === 0) details.push({ field: 'urls', message: 'has no valid URL to scrape' });
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
 
   const id = randomUUID();
-  const urls = [...valid.entries()];
-  const seed = urls[0]![1];
+  const seed = urls[0]!.url;
   const hooks = webhooksOf(id, 'batch_scrape', { webhookUrls: options.webhookUrls, webhookMetadata: options.metadata, webhook: options.webhook });
-  await startJob(deps, { id, kind: 'batch_scrape', seed, options, hooks, summary: `Batch scrape of ${urls.length} URL${urls.length === 1 ? '' : 's'} (first ${seed.href})`, limit: urls.length }, caller, async (tx) => {
-    // The URLs are the frontier: discovery is done before the workflow starts.
-    await tx.crawlUrl.createMany({ data: urls.map(([key, url]) => ({ crawlId: id, urlKey: key, url: url.href, depth: 0, discoveryDepth: 0 })) });
-    await tx.crawl.update({ where: { id }, data: { total: urls.length, discoveryDone: true } });
-  });
-  return { success: true, id, url: jobUrl(deps, 'batch_scrape', id, style), ...(options.ignoreInvalidURLs ? { invalidURLs } : {}) };
+  // The URLs are the frontier: discovery is done before the workflow starts.
+  await startJob(deps, { id, kind: 'batch_scrape', seed, options, hooks, summary: `Batch scrape of ${urls.length} URL${urls.length === 1 ? '' : 's'} (first ${seed.href})`, limit: urls.length, frontier: urls }, caller);
+  return { success: true, id, url: jobUrl(deps, 'batch_scrape', id, style), ...(options.ignoreInvalidURLs ? { invalidURLs: invalid.map((u) => u.raw) } : {}) };
 }

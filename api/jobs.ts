@@ -10,7 +10,8 @@ import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors.js';
 import { CRAWL_PAGE_MAX_BYTES, type CrawlStatusBody } from '../core/schemas/crawl.js';
 import { decodeBatchScrapeOptions, decodeCrawlOptions } from '../core/schemas/decode.js';
-import type { Crawl, CrawlKind, CrawlStatus, Prisma } from '../prisma/client.js';
+import type { Crawl, CrawlKind, CrawlStatus } from '../prisma/client.js';
+import { createJobRow, type NewJob } from '../prisma/jobs.js';
 import type { ApiDeps } from './deps.js';
 import { START_DEADLINE_MS } from './run-workflow.js';
 
@@ -48,18 +49,12 @@ export function jobUrl(deps: ApiDeps, kind: CrawlKind, id: string, style: LinkSt
  */
 export async function startJob(
   deps: ApiDeps,
-  job: { id: string; kind: CrawlKind; seed: URL; options: object; hooks?: CrawlWebhookContext; summary: string; limit: number },
+  job: { id: string; kind: CrawlKind; seed: URL; options: object; hooks?: CrawlWebhookContext; summary: string; limit: number; frontier?: NewJob['frontier'] },
   caller: Caller,
-  prepare?: (tx: Prisma.TransactionClient) => Promise<void>,
 ): Promise<void> {
   const { prisma, temporal, config } = deps;
   const { id, kind } = job;
-  await prisma.$transaction(async (tx) => {
-    await tx.crawl.create({
-      data: { id, kind, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, url: job.seed.href, options: job.options, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) },
-    });
-    await prepare?.(tx);
-  });
+  await prisma.$transaction((tx) => createJobRow(tx, { ...job, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, ttlSeconds: config.CRAWL_TTL_SECONDS }));
   try {
     // A paid job never runs unpaid: settlement comes before the workflow exists.
     await caller.charge?.();

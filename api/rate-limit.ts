@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import type { ClientContext, Redis, Result } from 'ioredis';
 import type { Logger } from '../core/log.js';
 
-export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map';
+export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map' | 'monitor';
 
 /** How each limit is named to callers (in the 429 message). */
 export const rateLimitLabels: Record<RateLimitName, string> = {
@@ -25,6 +25,7 @@ export const rateLimitLabels: Record<RateLimitName, string> = {
   crawlStatus: 'GET /v1/crawl/{id}, GET /v1/batch/scrape/{id} and their errors',
   cancel: 'DELETE /v1/crawl/{id} (and …/cancel), DELETE /v1/batch/scrape/{id}',
   map: 'POST /v1/map',
+  monitor: '/v2/monitor',
 };
 
 const PERIOD_US = 60_000_000;

@@ -36,7 +36,7 @@ export interface ResponseSpec {
 type Infer<S> = S extends Schema ? FromSchema<S> : undefined;
 
 interface RouteBase {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** Koa-style path, e.g. `/v1/crawl/:id`. */
   path: string;
   operationId: string;

@@ -45,9 +45,13 @@ export function sameContent(previous: string, current: string): boolean {
   return squash(previous) === squash(current);
 }
 
-/** The unified diff of two markdown versions (3 lines of context) and its parsed form. */
+/**
+ * The unified diff of two markdown versions (3 lines of context) and its parsed form. Both end with a
+ * newline first, so a last line that changed is not followed by "\ No newline at end of file".
+ */
 export function markdownDiff(previous: string, current: string): { text: string; json: DiffJson } {
-  const text = createTwoFilesPatch('previous.md', 'current.md', previous, current, '', '', { context: 3 });
+  const ended = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+  const text = createTwoFilesPatch('previous.md', 'current.md', ended(previous), ended(current), '', '', { context: 3 });
   const files = parseDiff(text).map((file) => ({
     from: file.from ?? null,
     to: file.to ?? null,

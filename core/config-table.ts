@@ -89,6 +89,7 @@ export const settings = {
   },
   RATE_LIMIT_CANCEL_PER_MIN: { schema: rateLimit, default: 60, doc: 'DELETE /v1/crawl/{id}, DELETE /v1/crawl/{id}/cancel and DELETE /v1/batch/scrape/{id} together, per minute per caller; 0 = unlimited.' },
   RATE_LIMIT_BATCH_SCRAPE_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/batch/scrape (batches started) per minute per caller (burst up to this many); 0 = unlimited.' },
+  RATE_LIMIT_MONITOR_PER_MIN: { schema: rateLimit, default: 120, doc: '/v2/monitor requests (every method) per minute per caller; 0 = unlimited.' },
   RATE_LIMIT_MAP_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/map requests per minute per caller (burst up to this many); 0 = unlimited.' },
   LOG_LEVEL: { schema: { enum: ['debug', 'info', 'warn', 'error'] }, default: 'info', doc: 'Least severe log level printed.' },
   TEMPORAL_ADDRESS: {
@@ -173,6 +174,14 @@ export const settings = {
     doc: 'Secret (16+ characters) for the HMAC-SHA256 `X-Pagewright-Signature` header on webhook deliveries.',
   },
   CRAWL_TTL_SECONDS: { schema: { type: 'integer', minimum: 60 }, default: 86400, doc: 'Lifetime of crawl state and documents, in seconds.' },
+  MONITOR_MIN_INTERVAL_SECONDS: { schema: { type: 'integer', minimum: 1 }, default: 60, doc: 'A monitor may not check more often than this (its schedule is refused with 400).' },
+  MONITORS_PER_API_KEY: { schema: positiveInt, default: 50, doc: 'Monitors one API key may have.' },
+  MONITOR_JITTER_SECONDS: { schema: { type: 'integer', minimum: 0, maximum: 3600 }, default: 0, doc: 'Each scheduled check starts up to this many seconds late, at random, so monitors on the same cron do not all start at once.' },
+  MONITOR_CATCHUP_WINDOW_SECONDS: {
+    schema: { type: 'integer', minimum: 10, maximum: 31536000 },
+    default: 600,
+    doc: 'When Temporal or the workers were down at a scheduled time, checks missed within this window are run when they are back; older ones are skipped.',
+  },
   SNAPSHOT_RETENTION_DAYS: {
     schema: { type: 'integer', minimum: 1, maximum: 3650 },
     default: 90,

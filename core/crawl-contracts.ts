@@ -13,6 +13,8 @@ export const crawlSearchAttributes = {
   seedHost: defineSearchAttributeKey('SeedHost', SearchAttributeType.KEYWORD),
   apiKeyId: defineSearchAttributeKey('ApiKeyId', SearchAttributeType.KEYWORD),
   pagesDone: defineSearchAttributeKey('PagesDone', SearchAttributeType.INT),
+  /** Set on monitor checks and the crawls and batch scrapes they run. */
+  monitorId: defineSearchAttributeKey('MonitorId', SearchAttributeType.KEYWORD),
 } as const;
 
 /** Who receives a crawl's (or batch scrape's) events, built by webhooksOf. */

@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/client.js';
 
 export { Prisma, PrismaClient };
-export type { ApiKey, Crawl, CrawlUrl, Document } from './generated/client.js';
+export type { ApiKey, Crawl, CrawlUrl, Document, Monitor, MonitorCheck, MonitorCheckPage } from './generated/client.js';
 
 /** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections). Call `$disconnect()` on shutdown. */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -135,12 +135,21 @@ describe('snapshots outlive documents', () => {
     const { prisma } = stack.api.deps;
     pages['/kept'] = '<p>kept</p>';
     await track(stack, '/kept');
-    const later = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000); // past the 24 h document TTL
-    await deleteExpired(prisma, 90, later);
-    const keyOf = (await prisma.pageSnapshot.findMany({ where: { url: `${site.url}/kept` } })).length;
-    expect(keyOf).toBe(1);
+    // Only this test's rows are aged (other files share the database): its scrape past the 24 h
+    // document TTL, then its snapshot past SNAPSHOT_RETENTION_DAYS unseen.
+    const url = `${site.url}/kept`;
+    const day = 24 * 60 * 60 * 1000;
+    const aged = await prisma.document.updateMany({ where: { url }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(aged.count).toBe(1);
+    await deleteExpired(prisma, 90);
+    expect(await prisma.document.count({ where: { url } })).toBe(0);
+    expect(await prisma.pageSnapshot.count({ where: { url } })).toBe(1);
     expect((await track(stack, '/kept')).tracking.changeStatus).toBe('same');
-    await deleteExpired(prisma, 90, new Date(Date.now() + 91 * 24 * 60 * 60 * 1000));
-    expect(await prisma.pageSnapshot.count({ where: { url: `${site.url}/kept` } })).toBe(0);
+    await prisma.pageSnapshot.updateMany({ where: { url }, data: { lastSeenAt: new Date(Date.now() - 91 * day) } });
+    const { owner, urlKey } = await prisma.pageSnapshot.findFirstOrThrow({ where: { url } });
+    await prisma.pageChange.updateMany({ where: { owner, urlKey }, data: { seenAt: new Date(Date.now() - 91 * day) } });
+    await deleteExpired(prisma, 90);
+    expect(await prisma.pageSnapshot.count({ where: { url } })).toBe(0);
+    expect(await prisma.pageChange.count({ where: { owner, urlKey } })).toBe(0);
   });
 });

@@ -129,14 +129,22 @@ describe('rate limits on one Redis', () => {
       'DELETE /v1/crawl/{id}',
       'DELETE /v1/crawl/{id}/cancel',
       'DELETE /v1/crawl/{id}/errors',
+      'DELETE /v2/monitor/{id}',
       'GET /v1/batch/scrape/{id}',
       'GET /v1/batch/scrape/{id}/errors',
       'GET /v1/crawl/{id}',
       'GET /v1/crawl/{id}/errors',
+      'GET /v2/monitor',
+      'GET /v2/monitor/{id}',
+      'GET /v2/monitor/{id}/checks',
+      'GET /v2/monitor/{id}/checks/{checkId}',
+      'PATCH /v2/monitor/{id}',
       'POST /v1/batch/scrape',
       'POST /v1/crawl',
       'POST /v1/map',
       'POST /v1/scrape',
+      'POST /v2/monitor',
+      'POST /v2/monitor/{id}/run',
     ]);
     expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['429']!.headers!)).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['200']!.headers!)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);

@@ -3,5 +3,6 @@ export { batchScrape, crawl } from './crawl.js';
 export { expireData } from './expire.js';
 export { healthCheck } from './health-check.js';
 export { map } from './map.js';
+export { monitorCheck } from './monitor.js';
 export { scrape } from './scrape.js';
 export { deliverWebhooks } from './webhooks.js';

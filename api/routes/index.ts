@@ -3,6 +3,7 @@ import type { RouteSpec } from '../route.js';
 import { batchScrapeErrorsDeleteRoute, batchScrapeErrorsRoute, batchScrapeStatusRoute, cancelBatchScrapeRoute, startBatchScrapeRoute } from './batch.js';
 import { cancelCrawlAliasRoute, cancelCrawlRoute, crawlErrorsDeleteRoute, crawlErrorsRoute, crawlStatusRoute, startCrawlRoute } from './crawl.js';
 import { mapRoute } from './map.js';
+import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
@@ -23,5 +24,6 @@ export const apiRoutes: readonly RouteSpec[] = [
   batchScrapeErrorsRoute,
   batchScrapeErrorsDeleteRoute,
   mapRoute,
+  ...monitorRoutes,
   ...notOfferedRoutes,
 ];

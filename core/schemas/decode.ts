@@ -9,13 +9,24 @@ import { crawlRequestSchema, type CrawlOptions } from './crawl.js';
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, strictRequired: false, allowUnionTypes: true });
 
+export class StoredOptionsError extends Error {
+  override name = 'StoredOptionsError';
+  constructor(
+    /** What the schema refused, as ajv words it. */
+    readonly problems: string,
+    name: string,
+  ) {
+    super(`Stored ${name} do not match their schema: ${problems}`);
+  }
+}
+
 function decoder<T>(name: string, schema: object): (stored: unknown) => T {
   let validate: ValidateFunction | undefined;
   return (stored) => {
     validate ??= ajv.compile(schema);
     // useDefaults writes into the value: decode a copy, never the caller's object.
     const value: unknown = structuredClone(stored);
-    if (!validate(value)) throw new Error(`Stored ${name} do not match their schema: ${ajv.errorsText(validate.errors)}`);
+    if (!validate(value)) throw new StoredOptionsError(ajv.errorsText(validate.errors), name);
     return value as T;
   };
 }

@@ -20,6 +20,7 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_CRAWL_STATUS_PER_MIN: '0',
   RATE_LIMIT_CANCEL_PER_MIN: '0',
   RATE_LIMIT_MAP_PER_MIN: '0',
+  RATE_LIMIT_MONITOR_PER_MIN: '0',
 } as const;
 
 export interface ThrowawayServers {

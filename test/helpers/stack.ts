@@ -14,28 +14,39 @@ export interface TestStack {
   key: string;
   post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   get(path: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  call(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Stops the worker (as a redeploy would) and starts a new one on the same task queue. */
+  restartWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestStack(env: Record<string, string | undefined> = {}): Promise<TestStack> {
   // Rate limits off: a test file may start more crawls a minute than a caller would (test/rate-limit.test.ts tests them).
   const shared = { ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...NO_RATE_LIMITS, ...env };
-  const [api, worker] = await Promise.all([startTestApi({ env: shared }), startTestWorker(shared)]);
+  const [api, firstWorker] = await Promise.all([startTestApi({ env: shared }), startTestWorker(shared)]);
+  let worker = firstWorker;
   const { key } = await createKey(api.deps.prisma, 'stack-test', TEST_PEPPER);
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown, as = key) => {
     const res = await fetch(api.url + path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${as}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   return {
     api,
-    worker,
+    get worker() {
+      return worker;
+    },
     key,
     post: (path, body) => call('POST', path, body),
     get: (path) => call('GET', path),
+    call,
+    async restartWorker() {
+      await worker.stop();
+      worker = await startTestWorker(shared);
+    },
     async close() {
       await api.close();
       await worker.stop();

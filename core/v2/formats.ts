@@ -1,0 +1,40 @@
+/**
+ * The hosted v2 API's scrape formats onto ours (the one place they are translated): v2 formats are
+ * names or objects with a `type`; the options that v1 keeps beside the formats (changeTrackingOptions,
+ * jsonOptions, screenshot@fullPage) ride inside the objects.
+ */
+import type { PageOptions } from '../schemas/scrape.js';
+
+export type V2Format = string | { type: string; modes?: ('git-diff' | 'json')[]; schema?: Record<string, unknown>; prompt?: string; tag?: string | null; fullPage?: boolean };
+
+/** v2 format names that are the same here. */
+const SAME = new Set(['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking', 'json']);
+
+export class FormatError extends Error {
+  override name = 'FormatError';
+  constructor(
+    /** Index of the offending format. */
+    readonly index: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** v1 formats and the options v2 carries inside them; throws FormatError for a format not offered here. */
+export function formatsFromV2(formats: readonly V2Format[]): Pick<PageOptions, 'formats' | 'changeTrackingOptions' | 'jsonOptions'> {
+  const out = new Set<PageOptions['formats'][number]>();
+  let changeTrackingOptions: PageOptions['changeTrackingOptions'];
+  let jsonOptions: PageOptions['jsonOptions'];
+  formats.forEach((format, index) => {
+    const type = typeof format === 'string' ? format : format.type;
+    if (!SAME.has(type)) throw new FormatError(index, `the ${JSON.stringify(type)} format is not offered here (offered: ${[...SAME].join(', ')})`);
+    if (type === 'screenshot' && typeof format === 'object' && format.fullPage) out.add('screenshot@fullPage');
+    else out.add(type as PageOptions['formats'][number]);
+    if (typeof format === 'object' && type === 'changeTracking') {
+      changeTrackingOptions = { ...(format.modes ? { modes: format.modes } : {}), ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}), ...(format.tag !== undefined ? { tag: format.tag } : {}) };
+    }
+    if (typeof format === 'object' && type === 'json') jsonOptions = { ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}) };
+  });
+  return { formats: [...out], ...(changeTrackingOptions ? { changeTrackingOptions } : {}), ...(jsonOptions ? { jsonOptions } : {}) };
+}
