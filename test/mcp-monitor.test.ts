@@ -17,10 +17,10 @@ import { startTestStack, type TestStack } from './helpers/stack.js';
 
 const require = createRequire(import.meta.url);
 const pages: Record<string, string> = {};
-const send = (res: ServerResponse, path: string) =>
-  pages[path] === undefined
-    ? res.writeHead(404).end()
-    : res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${path}</title></head><body>${pages[path]}</body></html>`);
+const send = (res: ServerResponse, path: string): void => {
+  if (pages[path] === undefined) res.writeHead(404).end();
+  else res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${path}</title></head><body>${pages[path]}</body></html>`);
+};
 
 const judgment = { meaningful: true, confidence: 'high', reason: 'The price went up.', meaningfulChanges: [{ type: 'changed', before: '$10', after: '$12', reason: 'Price' }] };
 
