@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChangeTracking } from '../core/change-tracking.js';
 import type { PrismaClient } from '../prisma/client.js';
 import { writeSnapshot, type SnapshotWrite } from './page/change-tracking.js';
+import { meterKeyPage } from './usage.js';
 
 export interface StoredPage {
   url: string;
@@ -24,14 +25,15 @@ export interface StoredPage {
   statusCode?: number;
 }
 
-/** A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. */
-export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, ttlSeconds: number): Promise<string> {
+/** A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. `apiKeyId`: whose account's usage it counts in. */
+export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, ttlSeconds: number, apiKeyId?: string): Promise<string> {
   const documentId = id ?? randomUUID();
   await prisma.$transaction(async (tx) => {
     // A retried activity with the same id stores nothing new, change tracking's snapshot included.
     if (await tx.document.findUnique({ where: { id: documentId }, select: { id: true } })) return;
     await tx.document.create({ data: documentData(documentId, page, ttlSeconds) });
     if (page.snapshot) await writeSnapshot(tx, page.snapshot);
+    if (apiKeyId) await meterKeyPage(tx, apiKeyId);
   });
   return documentId;
 }

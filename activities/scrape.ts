@@ -42,7 +42,9 @@ export function scrapeActivities(deps: ActivityDeps) {
           owner: input.owner,
           documentId: input.scrapeId,
         });
-        return { documentId: await storeScrapeDocument(prisma, input.scrapeId, document, config.CRAWL_TTL_SECONDS) };
+        // `owner` is `key:<id>` for API-key callers (core/change-tracking.ts historyOwner): their account's usage counts the page.
+        const apiKeyId = input.owner?.startsWith('key:') ? input.owner.slice(4) : undefined;
+        return { documentId: await storeScrapeDocument(prisma, input.scrapeId, document, config.CRAWL_TTL_SECONDS, apiKeyId) };
       } catch (err) {
         throw toFailure(err);
       }

@@ -9,6 +9,8 @@ import Koa from 'koa';
 import { NotSupportedError } from '../core/errors.js';
 import { x402Settings } from '../core/x402-settings.js';
 import type { ApiDeps } from './deps.js';
+import { logRequest } from './activity-log.js';
+import { dashboard } from './dashboard/index.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { errorMiddleware } from './middleware/errors.js';
@@ -34,6 +36,12 @@ function allowedOrigins(setting: string): (ctx: Koa.Context) => string {
   };
 }
 
+/** Requests made with a key go to the account's activity log. */
+function logged(ctx: AppContext, route: RouteSpec, status: number, started: number): void {
+  const auth = ctx.state.auth;
+  if (auth?.apiKeyId && auth.accountId) logRequest(ctx, { apiKeyId: auth.apiKeyId, accountId: auth.accountId }, route, status, performance.now() - started);
+}
+
 function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined): void {
   if (route.rateLimit && route.auth !== 'apiKey') throw new Error(`Route ${route.operationId}: a rate limit needs auth 'apiKey' (it counts per caller)`);
   if (route.body) precompile(route.body, 'body');
@@ -46,6 +54,7 @@ function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimit
     if (payment) c.state.auth = { payer: payment.payer };
     else if (route.auth === 'apiKey') await authenticate(c);
     c.state.payment = payment;
+    const started = performance.now();
     try {
       // After authentication (limits are per caller), before validation (invalid requests count too).
       if (route.rateLimit) await enforceRateLimit(c, limiter, route.rateLimit);
@@ -55,10 +64,12 @@ function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimit
       await route.handler(c, { body, query, params } as never);
     } catch (err) {
       await payment?.release(err);
+      logged(c, route, (err as { status?: number }).status ?? 500, started);
       throw err;
     }
     // Served: charge for it. If settlement fails, the error replaces the result (nothing unpaid leaves).
     await payment?.chargeNow();
+    logged(c, route, ctx.status, started);
   });
 }
 
@@ -83,9 +94,6 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     if (ctx.get('upgrade').toLowerCase() !== 'websocket') return next();
     throw new NotSupportedError('Watching a job over a WebSocket is not offered by this server: poll GET /v1/crawl/{id} (or /v1/batch/scrape/{id}) instead, or give the job a webhook.');
   });
-  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
-  for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
-
   const { config } = deps;
   const limiter = new RateLimiter({
     redis: deps.redis,
@@ -98,8 +106,14 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
       cancel: config.RATE_LIMIT_CANCEL_PER_MIN,
       map: config.RATE_LIMIT_MAP_PER_MIN,
       monitor: config.RATE_LIMIT_MONITOR_PER_MIN,
+      signIn: config.SIGN_IN_RATE_LIMIT_PER_MIN,
     },
   });
+  // The dashboard (its JSON endpoints and its files) answers everything under /dashboard, with its own CORS.
+  app.use(dashboard(deps, limiter));
+  app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
+  for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
+
   const router = new Router<AppState>();
   for (const route of all) register(router, route, limiter, x402);
   app.use(router.routes());

@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import type { ClientContext, Redis, Result } from 'ioredis';
 import type { Logger } from '../core/log.js';
 
-export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map' | 'monitor';
+export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map' | 'monitor' | 'signIn';
 
 /** How each limit is named to callers (in the 429 message). */
 export const rateLimitLabels: Record<RateLimitName, string> = {
@@ -26,6 +26,7 @@ export const rateLimitLabels: Record<RateLimitName, string> = {
   cancel: 'DELETE /v1/crawl/{id} (and …/cancel), DELETE /v1/batch/scrape/{id}',
   map: 'POST /v1/map',
   monitor: '/v2/monitor',
+  signIn: 'dashboard sign-in',
 };
 
 const PERIOD_US = 60_000_000;

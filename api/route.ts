@@ -13,7 +13,7 @@ import type { Payment } from './x402/payment.js';
 export type Schema = Exclude<JSONSchema, boolean>;
 
 /** Who is calling: an API key, or (x402) the wallet that paid for this request. Exactly one is set. */
-export type AuthState = { apiKeyId: string; payer?: undefined } | { payer: string; apiKeyId?: undefined };
+export type AuthState = { apiKeyId: string; accountId?: string; payer?: undefined } | { payer: string; apiKeyId?: undefined; accountId?: undefined };
 
 export interface AppState {
   deps: ApiDeps;
@@ -49,6 +49,8 @@ interface RouteBase {
   rateLimit?: RateLimitName;
   /** With x402 on, a caller without an API key may pay for this route as this operation (its price variable). */
   paidAs?: PaidOperation;
+  /** Credits a successful request costs by itself, shown in the dashboard's activity log (a scrape's page, a map). */
+  credits?: number;
   responses: Record<number, ResponseSpec>;
 }
 

@@ -227,6 +227,37 @@ export const settings = {
     default: 60,
     doc: 'How long a payment authorization stays valid (30-300 s), sent to clients as `maxTimeoutSeconds`. Paid work must end 12 s before it expires, so settlement can still happen.',
   },
+  // Dashboard (api/dashboard/): sessions, sign-in, team, activity log.
+  DASHBOARD_SIGNUP: {
+    schema: { type: 'boolean' },
+    default: false,
+    doc: 'Anyone who reaches the dashboard may create an account (`true`); by default only invited people join, and `npm run users` creates users.',
+  },
+  DASHBOARD_SESSION_TTL_HOURS: {
+    schema: { type: 'integer', minimum: 1, maximum: 8760 },
+    default: 168,
+    doc: 'A dashboard session ends this many hours after sign-in (1–8760); sign-out and a password change end it at once.',
+  },
+  DASHBOARD_INVITE_TTL_HOURS: { schema: { type: 'integer', minimum: 1, maximum: 8760 }, default: 72, doc: 'An invite link stops working this many hours after it was made.' },
+  SIGN_IN_RATE_LIMIT_PER_MIN: {
+    schema: { type: 'integer', minimum: 1, maximum: 1000 },
+    default: 10,
+    doc: 'Dashboard sign-in attempts per minute per client address, and the same again per e-mail address (counted in Redis like the API limits).',
+  },
+  ACTIVITY_RETENTION_DAYS: {
+    schema: { type: 'integer', minimum: 1, maximum: 3650 },
+    default: 30,
+    doc: 'The activity log (each API request made with a key: endpoint, status, duration, credits) is kept this many days; deleted by the expire-data Schedule.',
+  },
+  TEMPORAL_UI_URL: {
+    schema: httpUrl,
+    doc: 'Base URL of the Temporal Web UI (`http://127.0.0.1:8233`); when set, the dashboard links each crawl to its workflow there.',
+  },
+  OIDC_ISSUER: { schema: httpUrl, doc: 'OpenID Connect issuer URL (discovery at `<issuer>/.well-known/openid-configuration`); setting it adds "Sign in with OIDC_LABEL" to the dashboard.' },
+  OIDC_CLIENT_ID: { schema: { type: 'string', minLength: 1 }, doc: 'OpenID Connect client id (needed with OIDC_ISSUER). Redirect URI to register: `<AUTH_URL>/dashboard/api/oidc/callback`.' },
+  OIDC_CLIENT_SECRET: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'OpenID Connect client secret (needed with OIDC_ISSUER).' },
+  OIDC_LABEL: { schema: { type: 'string', minLength: 1, maxLength: 60 }, default: 'single sign-on', doc: 'How the dashboard names the identity provider on its sign-in button.' },
+  OIDC_DEFAULT_ROLE: { schema: { enum: ['admin', 'member'] }, default: 'member', doc: 'Role of a person who signs in through OpenID Connect for the first time; they join the account `default`.' },
   BILLING_ACCESS_TOKEN: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Subscription billing credential, when billing is enabled.' },
   BILLING_SUCCESS_URL: { schema: httpUrl, doc: 'Where billing sends a customer after checkout.' },
   PORT: { schema: port, default: 3002, doc: 'Browser service port.' },

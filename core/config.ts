@@ -91,6 +91,11 @@ export function loadConfig<R extends Role>(role: R, options: { env?: Record<stri
         'Unset it, or set ALLOW_PRIVATE_ADDRESSES_IN_PRODUCTION=true if that is really intended.',
     );
   }
+  if (values.OIDC_ISSUER !== undefined) {
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+      if (values[name] === undefined) problems.push(`${name} is required when OIDC_ISSUER is set. ${settings[name].doc}`);
+    }
+  }
   // Only the API takes payments; other processes may share its environment.
   if (role === 'api') problems.push(...x402Problems(values));
   if (problems.length) throw new ConfigError(problems);

@@ -61,6 +61,27 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** Signed in, but not allowed: a member asking for an admin action, or a request without its CSRF token. */
+export class ForbiddenError extends ApiError {
+  constructor(message: string, code = 'forbidden') {
+    super(403, code, message);
+  }
+}
+
+/** The request contradicts what exists (an e-mail already taken, the last admin leaving). */
+export class ConflictError extends ApiError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+/** Dashboard: no session, or it ended. No WWW-Authenticate (this is not bearer auth). */
+export class SignedOutError extends ApiError {
+  constructor(message = 'Not signed in, or the session ended: sign in again.') {
+    super(401, 'signed_out', message);
+  }
+}
+
 /** A hosted-API operation this server does not offer (README "Not offered here"). */
 export class NotSupportedError extends ApiError {
   constructor(message: string) {

@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/client.js';
 
 export { Prisma, PrismaClient };
-export type { ApiKey, Crawl, CrawlUrl, Document, Monitor, MonitorCheck, MonitorCheckPage } from './generated/client.js';
+export type { Account, ApiKey, Crawl, CrawlUrl, Document, Monitor, MonitorCheck, MonitorCheckPage } from './generated/client.js';
 
 /** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections). Call `$disconnect()` on shutdown. */
 export function createPrisma(databaseUrl: string): PrismaClient {
@@ -18,6 +18,10 @@ export function createPrisma(databaseUrl: string): PrismaClient {
 // Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step.
 
 /** `crawl.status`, the spec's crawl job states (shared/spec/interface.md, "States and transitions"). */
+/** app_user.role and invite.role. */
+export const userRoles = ['admin', 'member'] as const;
+export type UserRole = (typeof userRoles)[number];
+
 export const crawlStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as const;
 export type CrawlStatus = (typeof crawlStatuses)[number];
 

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeWorkflowBundle } from './bundle-workflows.js';
-import { appNames, createFirstKey, startApp, waitForHealth } from './infra/apps.js';
+import { appNames, createFirstAdmin, createFirstKey, FIRST_ADMIN_EMAIL, startApp, waitForHealth } from './infra/apps.js';
 import { describeExit, type Child } from './infra/child.js';
 import { readEnvFile, stackEnv, writeEnvFile } from './infra/env-file.js';
 import { isRunning, readPidFile, reapStale, removePidFile, terminate, writePidFile } from './infra/pid-files.js';
@@ -95,6 +95,7 @@ async function up(cfg: StackConfig): Promise<void> {
       databaseUrl: pg.url,
       redisUrl: redis.url,
       temporalAddress: temporal.address,
+      temporalUiUrl: temporal.uiUrl,
       apiPort: cfg.STACK_API_PORT,
       browserPort: cfg.STACK_BROWSER_PORT,
       chromiumPath: cfg.STACK_CHROMIUM_PATH,
@@ -106,6 +107,7 @@ async function up(cfg: StackConfig): Promise<void> {
     say('bundling the workflows…');
     const env = { ...inheritedEnv(), ...settings, WORKFLOW_BUNDLE_PATH: await writeWorkflowBundle(join(home, 'workflow-bundle.js')) };
     const key = await createFirstKey(env);
+    const adminPassword = await createFirstAdmin(env);
 
     // A process that dies before the API answers is most likely misconfigured: fail `up` with its log.
     let supervised = false;
@@ -132,11 +134,13 @@ async function up(cfg: StackConfig): Promise<void> {
       '',
       `  API            ${apiUrl}`,
       `  API reference  ${apiUrl}/api-reference`,
+      `  Dashboard      ${apiUrl}/dashboard`,
       `  Temporal UI    ${temporal.uiUrl}`,
       `  Settings       ${rel(dirs.env)}`,
       `  Logs           ${rel(dirs.logs)}/ (api, worker, browser, postgres, redis, temporal)`,
       '  Stop           Ctrl-C here, or ./scripts/stack stop from another terminal',
       ...(key ? ['', `  Your first API key (shown only this once; keep it): ${key}`] : []),
+      ...(adminPassword ? ['', `  Dashboard sign-in (shown only this once; keep it): ${FIRST_ADMIN_EMAIL} / ${adminPassword}`, '  Reset it with: npm run users -- reset-password --email ' + FIRST_ADMIN_EMAIL] : []),
       '',
     ];
     process.stdout.write(`\nPagewright is running.\n${lines.join('\n')}\n`);

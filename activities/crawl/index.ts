@@ -19,6 +19,6 @@ export function crawlActivities(deps: ActivityDeps) {
     requeueClaimed: (crawlId: string) => requeueClaimed(prisma, crawlId),
     finishCrawl: (crawlId: string) => finishCrawl(prisma, crawlId),
     crawlSummary: (crawlId: string): Promise<CrawlSummary> => summary(prisma, crawlId),
-    deleteExpired: () => deleteExpired(prisma, deps.config.SNAPSHOT_RETENTION_DAYS),
+    deleteExpired: () => deleteExpired(prisma, deps.config.SNAPSHOT_RETENTION_DAYS, deps.config.ACTIVITY_RETENTION_DAYS),
   };
 }

@@ -8,6 +8,7 @@
  */
 import type { StoredPage } from '../documents.js';
 import { writeSnapshot } from '../page/change-tracking.js';
+import { meterCrawlPages } from '../usage.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 
@@ -95,6 +96,7 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
     const pages = mine.filter((o): o is StoredOutcome => o.kind === 'stored');
     const fresh = pages.filter((p) => !alreadyStored.has(p.row.id));
     if (fresh.length) await insertDocuments(tx, crawlId, fresh, ttlSeconds);
+    await meterCrawlPages(tx, crawlId, fresh.length);
 
     const { admitted, overflow } = await admit(tx, crawlId, crawl.total, crawl.limit, pages.flatMap((p) => p.candidates));
     const failed = mine.filter((o) => o.kind === 'failed').length;

@@ -22,5 +22,5 @@ export async function authenticate(ctx: AppContext): Promise<void> {
   const found = await findActiveKey(prisma, token, config.API_KEY_PEPPER);
   if (found === 'revoked') throw new UnauthorizedError('This API key has been revoked; create a new one.');
   if (!found) throw new UnauthorizedError('Invalid API key.');
-  ctx.state.auth = { apiKeyId: found.id };
+  ctx.state.auth = { apiKeyId: found.id, accountId: found.accountId };
 }

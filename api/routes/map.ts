@@ -7,6 +7,7 @@ export const mapRoute = defineRoute({
   method: 'post',
   path: '/v1/map',
   operationId: 'map',
+  credits: 1,
   summary: 'List the URLs of a site',
   description:
     'URLs from robots.txt sitemaps, /sitemap.xml and the seed page’s links, without page content; filtered like a crawl, ranked by `search`, at most `limit`.',

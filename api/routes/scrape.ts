@@ -9,6 +9,7 @@ export const scrapeRoute = defineRoute({
   method: 'post',
   path: '/v1/scrape',
   operationId: 'scrape',
+  credits: 1,
   summary: 'Scrape one page',
   description:
     'Fetches one URL and returns the requested formats. `waitFor` must be at most half of `timeout`. A target refused by the URL safety policy gets 400 `url_not_allowed`; a page that no engine could fetch gets 502; running out of `timeout` gets 408.',

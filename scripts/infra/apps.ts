@@ -55,3 +55,18 @@ export async function createFirstKey(env: Env): Promise<string | undefined> {
     throw new Error(`${projectFiles.keys} create failed: ${e.stderr?.trim() || e.message}`);
   }
 }
+
+/** The e-mail of the first dashboard admin `up` creates. */
+export const FIRST_ADMIN_EMAIL = 'admin@localhost';
+
+/** Create the first dashboard admin unless a user exists; returns the password (printed once) or undefined. */
+export async function createFirstAdmin(env: Env): Promise<string | undefined> {
+  const file = requireProjectFile(projectFiles.users, 'create the first dashboard admin');
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', file, 'create', '--email', FIRST_ADMIN_EMAIL, '--role', 'admin', '--if-none'], { cwd: repoRoot, env });
+    return stdout.trim() || undefined;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`${projectFiles.users} create failed: ${e.stderr?.trim() || e.message}`);
+  }
+}

@@ -27,6 +27,7 @@ export interface StackAddresses {
   databaseUrl: string;
   redisUrl: string;
   temporalAddress: string;
+  temporalUiUrl?: string;
   apiPort: number;
   browserPort: number;
   chromiumPath: string;
@@ -56,6 +57,7 @@ export function stackEnv(previous: Record<string, string>, a: StackAddresses): R
     REDIS_URL: a.redisUrl,
     TEMPORAL_ADDRESS: a.temporalAddress,
     TEMPORAL_NAMESPACE: 'default',
+    ...(a.temporalUiUrl ? { TEMPORAL_UI_URL: a.temporalUiUrl } : {}),
     ...secrets,
     API_HOST: '127.0.0.1',
     API_PORT: String(a.apiPort),

@@ -11,6 +11,7 @@ import { repoRoot } from '../stack-config.js';
 export const projectFiles = {
   migrate: 'scripts/migrate.ts',
   keys: 'scripts/keys.ts',
+  users: 'scripts/users.ts',
   api: 'api/main.ts',
   worker: 'worker.ts',
   browser: 'browser-service/main.ts',

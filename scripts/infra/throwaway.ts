@@ -21,6 +21,8 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_CANCEL_PER_MIN: '0',
   RATE_LIMIT_MAP_PER_MIN: '0',
   RATE_LIMIT_MONITOR_PER_MIN: '0',
+  // Sign-in cannot be unlimited; its most generous setting (test/dashboard-api.test.ts tests the limit).
+  SIGN_IN_RATE_LIMIT_PER_MIN: '1000',
 } as const;
 
 export interface ThrowawayServers {

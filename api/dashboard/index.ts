@@ -1,0 +1,57 @@
+/**
+ * Everything under /dashboard: the JSON endpoints the dashboard calls (/dashboard/api/..., cookie
+ * sessions, CSRF, CORS with credentials for the origins in CORS_ORIGIN) and the built app. Mounted
+ * by api/app.ts ahead of the API's own CORS, which does not share credentials.
+ */
+import cors from '@koa/cors';
+import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import { NotFoundError } from '../../core/errors.js';
+import type { ApiDeps } from '../deps.js';
+import { jsonBody } from '../middleware/body.js';
+import type { RateLimiter } from '../rate-limit.js';
+import type { AppContext, AppState } from '../route.js';
+import { registerDashboardRoutes } from './define.js';
+import { checkOrigin, dashboardOrigins, isStateChanging } from './guard.js';
+import { authRoutes } from './routes/auth.js';
+import { cspReport } from './routes/csp-report.js';
+import { jobRoutes } from './routes/jobs.js';
+import { keyRoutes } from './routes/keys.js';
+import { monitorRoutes } from './routes/monitors.js';
+import { registerOidc } from './routes/oidc.js';
+import { playgroundRoutes } from './routes/playground.js';
+import { teamRoutes } from './routes/team.js';
+import { usageRoutes } from './routes/usage.js';
+import { securityHeaders, serveDashboard } from './static.js';
+
+export function dashboard(deps: ApiDeps, limiter: RateLimiter): Middleware<AppState> {
+  const origins = dashboardOrigins(deps.config);
+  const api = new Router<AppState>({ prefix: '/dashboard/api' });
+  registerOidc(api);
+  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter), ...usageRoutes, ...teamRoutes], origins);
+  const apiStack = compose<Parameters<Middleware<AppState>>[0]>([
+    cors({ origin: (ctx) => (origins.has(ctx.get('origin')) ? ctx.get('origin') : ''), credentials: true, allowHeaders: ['Content-Type', 'X-CSRF-Token'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }),
+    ...jsonBody(deps.config.API_BODY_LIMIT_BYTES),
+    api.routes(),
+    api.allowedMethods(),
+  ] as Middleware<AppState>[]);
+  const report = cspReport(deps.log);
+  const app = serveDashboard();
+  const headers = securityHeaders();
+  return async (ctx, next) => {
+    if (ctx.path !== '/dashboard' && !ctx.path.startsWith('/dashboard/')) return next();
+    return headers(ctx, async () => {
+      // Browsers post violation reports as application/csp-report, which the JSON body parser refuses.
+      if (ctx.path === '/dashboard/api/csp-report' && ctx.method === 'POST') return report(ctx, next);
+      if (ctx.path.startsWith('/dashboard/api/') || ctx.path === '/dashboard/api') {
+        // Before the body is read: a cross-origin form post is refused as such, not as a wrong content type.
+        if (isStateChanging(ctx.method)) checkOrigin(ctx as unknown as AppContext, origins);
+        await apiStack(ctx, async () => undefined);
+        if (ctx.status === 404 && ctx.body === undefined) throw new NotFoundError(`No dashboard endpoint ${ctx.method} ${ctx.path}.`);
+        return;
+      }
+      await app(ctx, next);
+    });
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Crawls and batch scrapes of the signed-in account (any of its keys, revoked ones included): list,
+ * detail with skip counts and errors, documents, cancel. Reads and cancels go through the same
+ * operations as the API (api/jobs.ts) once the job is known to be the account's.
+ */
+import { workflowIds } from '../../../core/contracts.js';
+import { NotFoundError } from '../../../core/errors.js';
+import type { Crawl, CrawlKind } from '../../../prisma/client.js';
+import { cancelJob, jobErrors } from '../../jobs.js';
+import type { AppContext } from '../../route.js';
+import { dashboardRoute, emptyBody, idParams } from '../define.js';
+import type { DashboardSession } from '../session.js';
+
+type Row = Crawl & { apiKey: { prefix: string } | null };
+
+function jobView(row: Row) {
+  return {
+    id: row.id,
+    kind: row.kind as CrawlKind,
+    url: row.url,
+    status: row.status,
+    total: row.total,
+    completed: row.completed,
+    failed: row.failed,
+    creditsUsed: row.creditsUsed,
+    createdAt: row.createdAt.toISOString(),
+    apiKeyPrefix: row.apiKey?.prefix ?? null,
+  };
+}
+
+async function ownJob(ctx: AppContext, session: DashboardSession, id: string): Promise<Row> {
+  const row = await ctx.state.deps.prisma.crawl.findFirst({ where: { id, apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() } }, include: { apiKey: { select: { prefix: true } } } });
+  if (!row) throw new NotFoundError(`No crawl or batch scrape with id ${id} in this account (it may have expired).`);
+  return row;
+}
+
+function temporalUrl(ctx: AppContext, row: Row): string | null {
+  const { TEMPORAL_UI_URL, TEMPORAL_NAMESPACE } = ctx.state.deps.config;
+  if (!TEMPORAL_UI_URL) return null;
+  const workflowId = row.kind === 'batch_scrape' ? workflowIds.batchScrape(row.id) : workflowIds.crawl(row.id);
+  return `${TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+
+export const jobRoutes = [
+  dashboardRoute({
+    method: 'get',
+    path: '/jobs',
+    access: 'member',
+    query: { type: 'object', additionalProperties: false, properties: { kind: { enum: ['crawl', 'batch_scrape'] } } },
+    async handler(ctx, { query, session }) {
+      const rows = await ctx.state.deps.prisma.crawl.findMany({
+        where: { apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() }, ...(query.kind ? { kind: query.kind } : {}) },
+        include: { apiKey: { select: { prefix: true } } },
+        orderBy: { createdAt: 'desc' },
+        take: 100,
+      });
+      return { jobs: rows.map(jobView) };
+    },
+  }),
+  dashboardRoute({
+    method: 'get',
+    path: '/jobs/:id',
+    access: 'member',
+    params: idParams,
+    async handler(ctx, { params, session }) {
+      const row = await ownJob(ctx, session, params.id);
+      const { errors, robotsBlocked } = await jobErrors(ctx.state.deps, row.id, { apiKeyId: row.apiKeyId! });
+      return {
+        job: {
+          ...jobView(row),
+          skipped: row.skipped,
+          error: row.error,
+          errors: errors.map((e) => ({ url: e.url, code: e.code ?? null, error: e.error })),
+          robotsBlocked,
+          temporalUrl: temporalUrl(ctx, row),
+          options: row.options,
+        },
+      };
+    },
+  }),
+  dashboardRoute({
+    method: 'get',
+    path: '/jobs/:id/documents',
+    access: 'member',
+    params: idParams,
+    query: { type: 'object', additionalProperties: false, properties: { offset: { type: 'integer', minimum: 0, default: 0 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 } } },
+    async handler(ctx, { params, query, session }) {
+      const row = await ownJob(ctx, session, params.id);
+      const { prisma } = ctx.state.deps;
+      const [docs, total] = await Promise.all([
+        prisma.document.findMany({ where: { crawlId: row.id }, orderBy: { sequence: 'asc' }, skip: query.offset, take: query.limit, omit: { screenshot: true, html: true, rawHtml: true } }),
+        prisma.document.count({ where: { crawlId: row.id } }),
+      ]);
+      const documents = docs.map((d) => {
+        const metadata = (d.metadata ?? {}) as Record<string, unknown>;
+        return { id: d.id, url: d.url, statusCode: d.statusCode, title: text(metadata.title), description: text(metadata.description), markdown: d.markdown ?? '', metadata, links: (d.links as string[] | null) ?? [] };
+      });
+      return { documents, total };
+    },
+  }),
+  dashboardRoute({
+    method: 'post',
+    path: '/jobs/:id/cancel',
+    access: 'member',
+    params: idParams,
+    body: emptyBody,
+    async handler(ctx, { params, session }) {
+      const row = await ownJob(ctx, session, params.id);
+      await cancelJob(ctx.state.deps, row.id, { apiKeyId: row.apiKeyId! });
+      return { job: jobView(await ownJob(ctx, session, params.id)) };
+    },
+  }),
+];
