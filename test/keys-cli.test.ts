@@ -31,7 +31,7 @@ describe('npm run keys', () => {
     expect(key).toMatch(/^pw_[A-Za-z0-9_-]{32}$/);
     expect(created.stderr).toMatch(new RegExp(`Created API key "${name}" \\(id [0-9a-f-]{36}\\)\\. It is shown once`));
 
-    expect(await findActiveKey(prisma, key, TEST_PEPPER)).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(await findActiveKey(prisma, key, TEST_PEPPER)).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), accountId: 'default' });
 
     const listed = keys('list');
     expect(listed.status).toBe(0);
