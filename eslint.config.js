@@ -5,7 +5,7 @@ const ioModules = ['undici', 'ioredis', 'playwright', 'playwright-core', 'pg', '
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'dns/*', 'os', 'child_process', 'worker_threads', 'stream', 'timers', 'url', 'util', 'zlib', 'tls', 'events'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.stack/', 'prisma/generated/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'dashboard/dist/', '.stack/', 'prisma/generated/', 'coverage/'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

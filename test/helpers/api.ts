@@ -15,8 +15,8 @@ export interface TestApi {
 }
 
 /** AUTH_URL is the URL the app listens on, so absolute links it hands out (`next` for SDKs) lead back to it, unless a test sets its own. */
-export async function startTestApi(options: { env?: Record<string, string | undefined>; routes?: readonly RouteSpec[] } = {}): Promise<TestApi> {
-  const port = await freePort();
+export async function startTestApi(options: { env?: Record<string, string | undefined>; routes?: readonly RouteSpec[]; port?: number } = {}): Promise<TestApi> {
+  const port = options.port ?? (await freePort());
   const config = testConfig('api', { AUTH_URL: `http://127.0.0.1:${port}`, ...options.env });
   const log = createLogger({ name: 'api-test', level: config.LOG_LEVEL });
   const deps = createApiDeps(config, log);

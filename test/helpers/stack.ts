@@ -20,10 +20,11 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export async function startTestStack(env: Record<string, string | undefined> = {}): Promise<TestStack> {
+/** `apiPort`: when the API's address must be known before it starts (an identity provider's redirect URI). */
+export async function startTestStack(env: Record<string, string | undefined> = {}, options: { apiPort?: number } = {}): Promise<TestStack> {
   // Rate limits off: a test file may start more crawls a minute than a caller would (test/rate-limit.test.ts tests them).
   const shared = { ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...NO_RATE_LIMITS, ...env };
-  const [api, firstWorker] = await Promise.all([startTestApi({ env: shared }), startTestWorker(shared)]);
+  const [api, firstWorker] = await Promise.all([startTestApi({ env: shared, port: options.apiPort }), startTestWorker(shared)]);
   let worker = firstWorker;
   const { key } = await createKey(api.deps.prisma, 'stack-test', TEST_PEPPER);
   const call = async (method: string, path: string, body?: unknown, as = key) => {

@@ -60,7 +60,7 @@ function readFlow(ctx: AppContext): { state: string; nonce: string; verifier: st
   return flow.exp > Date.now() ? flow : undefined;
 }
 
-async function userFor(ctx: AppContext, issuer: string, claims: oidc.IDToken): Promise<string> {
+async function userFor(ctx: AppContext, issuer: string, claims: { sub: string; email?: unknown; email_verified?: unknown }): Promise<string> {
   const { prisma, config } = ctx.state.deps;
   const subject = `${issuer} ${claims.sub}`;
   const known = await prisma.user.findUnique({ where: { oidcSubject: subject }, select: { id: true } });
@@ -115,7 +115,9 @@ export function registerOidc(router: Router<AppState>): void {
     }
     const claims = tokens.claims();
     if (!claims) throw new ApiError(401, 'oidc_failed', 'The identity provider returned no ID token.');
-    await startSession(c, await userFor(c, provider.serverMetadata().issuer, claims));
+    // Many providers put the e-mail in the UserInfo answer only, not in the ID token.
+    const person = typeof claims.email === 'string' ? claims : { ...claims, ...(await oidc.fetchUserInfo(provider, tokens.access_token, claims.sub)) };
+    await startSession(c, await userFor(c, provider.serverMetadata().issuer, person));
     ctx.redirect('/dashboard/keys');
   });
 }

@@ -1,0 +1,98 @@
+/** Sign in with email and password, or through the identity provider, or create an account when sign-up is open. */
+import { useId, useState } from 'preact/hooks';
+import { request } from '../api';
+import { ErrorAlert } from '../components/alert';
+import { TextField } from '../components/fields';
+import { PageTitle } from '../components/page-title';
+import type { Session, SignedOut } from '../types';
+
+interface Props {
+  info: SignedOut;
+  onSignedIn: (session: Session) => void;
+}
+
+export function SignInPage({ info, onSignedIn }: Props) {
+  return (
+    <main id="main" tabIndex={-1} class="narrow">
+      <PageTitle title="Sign in" />
+      <SignInForm onSignedIn={onSignedIn} />
+      {info.oidc.enabled && (
+        <p>
+          <a class="button-link" href="/dashboard/api/oidc/start">
+            Sign in with {info.oidc.label}
+          </a>
+        </p>
+      )}
+      {info.signUpOpen && <SignUpForm onSignedIn={onSignedIn} />}
+    </main>
+  );
+}
+
+function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await request<Session>('POST', '/sign-in', { body: { email, password }, signedOut: true }));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="stack" aria-label="Sign in" onSubmit={(event) => void submit(event)}>
+      <ErrorAlert error={error} />
+      <TextField label="Email" type="email" value={email} onValue={setEmail} autoComplete="username" required />
+      <TextField label="Password" type="password" value={password} onValue={setPassword} autoComplete="current-password" required />
+      <button type="submit" class="primary" aria-disabled={busy || undefined}>
+        Sign in
+      </button>
+    </form>
+  );
+}
+
+function SignUpForm({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const headingId = useId();
+  const [accountName, setAccountName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { email, password, accountName };
+      onSignedIn(await request<Session>('POST', '/sign-up', { body, signedOut: true }));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card">
+      <h2 id={headingId}>Create an account</h2>
+      <form class="stack" aria-labelledby={headingId} onSubmit={(event) => void submit(event)}>
+        <ErrorAlert error={error} />
+        <TextField label="Account name" value={accountName} onValue={setAccountName} autoComplete="organization" required />
+        <TextField label="Email" type="email" value={email} onValue={setEmail} autoComplete="email" required />
+        <TextField label="Password" type="password" value={password} onValue={setPassword} autoComplete="new-password" required />
+        <button type="submit" class="primary" aria-disabled={busy || undefined}>
+          Create account
+        </button>
+      </form>
+    </section>
+  );
+}
