@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { countActiveKeys, createKey, listKeys, revokeKey } from '../api/keys-store.js';
 import { loadConfigOrExit } from '../core/config.js';
 import { createPrisma } from '../prisma/client.js';
+import { runCli } from './infra/run-cli.js';
 
 const usage = 'usage: keys create [--name NAME] [--if-none] | keys list | keys revoke <id|prefix>';
 
@@ -56,10 +57,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCli(main);

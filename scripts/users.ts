@@ -15,6 +15,7 @@ import { createUser, setPassword } from '../api/accounts-store.js';
 import { DEFAULT_ACCOUNT_ID } from '../api/keys-store.js';
 import { loadConfigOrExit } from '../core/config.js';
 import { createPrisma, userRoles, type UserRole } from '../prisma/client.js';
+import { runCli } from './infra/run-cli.js';
 
 const usage = 'usage: users create --email EMAIL [--role admin|member] [--account ID] [--if-none] | users reset-password --email EMAIL | users list';
 
@@ -63,10 +64,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCli(main);

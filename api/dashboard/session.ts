@@ -31,16 +31,17 @@ export function secureCookies(config: Config): boolean {
 
 export const cookieName = (config: Config) => (secureCookies(config) ? '__Host-pw_session' : 'pw_session');
 
-const sign = (secret: string, token: string) => createHmac('sha256', secret).update(token).digest('base64url');
+/** `<value>.<HMAC-SHA256 of value under secret>`: cookie values the browser cannot forge. */
+export const signValue = (secret: string, value: string) => `${value}.${createHmac('sha256', secret).update(value).digest('base64url')}`;
 
-/** The token inside a cookie value, if its signature holds. */
-export function unsign(secret: string, value: string | undefined): string | undefined {
-  const dot = value?.lastIndexOf('.') ?? -1;
-  if (!value || dot <= 0) return undefined;
-  const token = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(sign(secret, token));
-  return given.length === expected.length && timingSafeEqual(given, expected) ? token : undefined;
+/** The value inside a signed cookie value, if its signature holds. */
+export function unsign(secret: string, signed: string | undefined): string | undefined {
+  const dot = signed?.lastIndexOf('.') ?? -1;
+  if (!signed || dot <= 0) return undefined;
+  const value = signed.slice(0, dot);
+  const given = Buffer.from(signed);
+  const expected = Buffer.from(signValue(secret, value));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
 }
 
 function setCookie(ctx: AppContext, value: string, maxAgeMs: number): void {
@@ -67,7 +68,7 @@ export async function startSession(ctx: AppContext, userId: string): Promise<str
   const token = randomBytes(32).toString('base64url');
   const ttlMs = config.DASHBOARD_SESSION_TTL_HOURS * 3_600_000;
   await prisma.session.create({ data: { id: sha256(token), userId, csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(Date.now() + ttlMs) } });
-  setCookie(ctx, `${token}.${sign(config.AUTH_SECRET, token)}`, ttlMs);
+  setCookie(ctx, signValue(config.AUTH_SECRET, token), ttlMs);
   return token;
 }
 

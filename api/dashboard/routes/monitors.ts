@@ -50,7 +50,10 @@ export const monitorRoutes = [
     path: '/monitors',
     access: 'member',
     async handler(ctx, { session }) {
-      const rows = await ctx.state.deps.prisma.monitor.findMany({ where: { apiKeyId: { in: (await ctx.state.deps.prisma.apiKey.findMany({ where: { accountId: session.account.id }, select: { id: true } })).map((k) => k.id) } }, orderBy: { createdAt: 'desc' }, take: 200 });
+      const { prisma } = ctx.state.deps;
+      // Monitors belong to keys, keys to the account (revoked keys' monitors included: they show why they paused).
+      const keys = await prisma.apiKey.findMany({ where: { accountId: session.account.id }, select: { id: true } });
+      const rows = await prisma.monitor.findMany({ where: { apiKeyId: { in: keys.map((k) => k.id) } }, orderBy: { createdAt: 'desc' }, take: 200 });
       return { monitors: rows.map(view) };
     },
   }),

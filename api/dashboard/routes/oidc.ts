@@ -6,7 +6,7 @@
  * `<issuer> <sub>`, then by a verified e-mail; a new person joins the account `default` with
  * OIDC_DEFAULT_ROLE (the operator chose to trust that provider).
  */
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Router } from '@koa/router';
 import * as oidc from 'openid-client';
 import type { RequiredFor } from '../../../core/config.js';
@@ -14,7 +14,7 @@ import { ApiError } from '../../../core/errors.js';
 import { normalEmail } from '../../accounts-store.js';
 import { DEFAULT_ACCOUNT_ID } from '../../keys-store.js';
 import type { AppContext, AppState } from '../../route.js';
-import { secureCookies, startSession } from '../session.js';
+import { secureCookies, signValue, startSession, unsign } from '../session.js';
 
 type Config = RequiredFor<'api'>;
 
@@ -39,7 +39,6 @@ function providerConfig(config: Config): Promise<oidc.Configuration> {
 }
 
 const redirectUri = (config: Config) => `${config.AUTH_URL.replace(/\/+$/, '')}/dashboard/api/oidc/callback`;
-const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64url');
 
 function setFlowCookie(ctx: AppContext, value: string, maxAge: number): void {
   const secure = secureCookies(ctx.state.deps.config);
@@ -49,13 +48,8 @@ function setFlowCookie(ctx: AppContext, value: string, maxAge: number): void {
 }
 
 function readFlow(ctx: AppContext): { state: string; nonce: string; verifier: string } | undefined {
-  const raw = ctx.cookies.get(FLOW_COOKIE);
-  const dot = raw?.lastIndexOf('.') ?? -1;
-  if (!raw || dot <= 0) return undefined;
-  const payload = raw.slice(0, dot);
-  const given = Buffer.from(raw.slice(dot + 1));
-  const expected = Buffer.from(mac(ctx.state.deps.config.AUTH_SECRET, payload));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const payload = unsign(ctx.state.deps.config.AUTH_SECRET, ctx.cookies.get(FLOW_COOKIE));
+  if (!payload) return undefined;
   const flow = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { state: string; nonce: string; verifier: string; exp: number };
   return flow.exp > Date.now() ? flow : undefined;
 }
@@ -85,7 +79,7 @@ export function registerOidc(router: Router<AppState>): void {
     const provider = await providerConfig(config);
     const flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), exp: Date.now() + FLOW_TTL_MS };
     const payload = Buffer.from(JSON.stringify(flow)).toString('base64url');
-    setFlowCookie(c, `${payload}.${mac(config.AUTH_SECRET, payload)}`, FLOW_TTL_MS);
+    setFlowCookie(c, signValue(config.AUTH_SECRET, payload), FLOW_TTL_MS);
     const url = oidc.buildAuthorizationUrl(provider, {
       redirect_uri: redirectUri(config),
       scope: 'openid email',

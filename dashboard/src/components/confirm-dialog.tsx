@@ -4,7 +4,8 @@
  * onClose however it closes.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
+import { useSubmit } from '../use-submit';
 import { ErrorAlert } from './alert';
 
 interface Props {
@@ -19,8 +20,6 @@ interface Props {
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const titleId = useId();
   const bodyId = useId();
 
@@ -34,18 +33,13 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
     };
   }, []);
 
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, submit: confirm } = useSubmit(
+    async () => {
       await onConfirm();
       dialog.current?.close();
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+    },
+    { keepBusy: true },
+  );
 
   return (
     <dialog

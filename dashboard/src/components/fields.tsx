@@ -2,6 +2,23 @@
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 
+/** The label and hint around one control, which gets the id the label points at and the hint's id to describe it. */
+function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId?: string) => ComponentChildren }) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {hint && (
+        <p class="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {children(id, hintId)}
+    </div>
+  );
+}
+
 interface TextProps {
   label: string;
   value: string;
@@ -16,25 +33,20 @@ interface TextProps {
 }
 
 export function TextField({ label, value, onValue, type = 'text', hint, ...rest }: TextProps) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
+    <Field label={label} hint={hint}>
+      {(id, hintId) => (
+        <input
+          id={id}
+          // Preact types <input> as a union keyed by a literal type; ours is one of the plain text-like kinds.
+          type={type as 'text'}
+          value={value}
+          aria-describedby={hintId}
+          onInput={(event) => onValue(event.currentTarget.value)}
+          {...rest}
+        />
       )}
-      <input
-        id={id}
-        // Preact types <input> as a union keyed by a literal type; ours is one of the plain text-like kinds.
-        type={type as 'text'}
-        value={value}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onInput={(event) => onValue(event.currentTarget.value)}
-        {...rest}
-      />
-    </div>
+    </Field>
   );
 }
 
@@ -48,23 +60,12 @@ interface AreaProps {
 }
 
 export function TextArea({ label, value, onValue, hint, ...rest }: AreaProps) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
+    <Field label={label} hint={hint}>
+      {(id, hintId) => (
+        <textarea id={id} value={value} aria-describedby={hintId} onInput={(event) => onValue(event.currentTarget.value)} {...rest} />
       )}
-      <textarea
-        id={id}
-        value={value}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onInput={(event) => onValue(event.currentTarget.value)}
-        {...rest}
-      />
-    </div>
+    </Field>
   );
 }
 
@@ -78,14 +79,14 @@ interface SelectProps {
 }
 
 export function SelectField({ label, value, onValue, children, ...rest }: SelectProps) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value)} {...rest}>
-        {children}
-      </select>
-    </div>
+    <Field label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value)} {...rest}>
+          {children}
+        </select>
+      )}
+    </Field>
   );
 }
 

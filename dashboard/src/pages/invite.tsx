@@ -5,6 +5,7 @@ import { ErrorAlert } from '../components/alert';
 import { TextField } from '../components/fields';
 import { PageTitle } from '../components/page-title';
 import type { Session } from '../types';
+import { useSubmit } from '../use-submit';
 
 interface Props {
   token: string;
@@ -14,21 +15,10 @@ interface Props {
 export function InvitePage({ token, onSignedIn }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await request<Session>('POST', '/invites/accept', { body: { token, email, password }, signedOut: true }));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(
+    async () => onSignedIn(await request<Session>('POST', '/invites/accept', { body: { token, email, password }, signedOut: true })),
+    { keepBusy: true },
+  );
 
   return (
     <main id="main" tabIndex={-1} class="narrow">

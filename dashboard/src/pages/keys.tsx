@@ -10,6 +10,7 @@ import { PageTitle } from '../components/page-title';
 import { formatDate } from '../format';
 import type { ApiKey, CreatedKey } from '../types';
 import { useResource } from '../use-resource';
+import { useSubmit } from '../use-submit';
 
 export function KeysPage() {
   const keys = useResource((signal) => get<{ keys: ApiKey[] }>('/keys', signal), []);
@@ -80,23 +81,10 @@ export function KeysPage() {
 function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) {
   const headingId = useId();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await post<CreatedKey>('/keys', { name: name.trim() }));
-      setName('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    onCreated(await post<CreatedKey>('/keys', { name: name.trim() }));
+    setName('');
+  });
 
   return (
     <section class="card">

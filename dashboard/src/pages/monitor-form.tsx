@@ -5,6 +5,7 @@ import { ErrorAlert } from '../components/alert';
 import { TextArea, TextField } from '../components/fields';
 import type { Monitor } from '../types';
 import { useActiveKeys } from '../use-active-keys';
+import { useSubmit } from '../use-submit';
 import { KeySelect } from './key-select';
 
 export function MonitorForm({ onCreated }: { onCreated: (monitor: Monitor) => void }) {
@@ -14,32 +15,19 @@ export function MonitorForm({ onCreated }: { onCreated: (monitor: Monitor) => vo
   const [schedule, setSchedule] = useState('');
   const [urls, setUrls] = useState('');
   const [apiKeyId, setApiKeyId] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const body = {
-        name: name.trim(),
-        apiKeyId,
-        schedule: { text: schedule.trim() },
-        urls: urls.split('\n').map((line) => line.trim()).filter(Boolean),
-      };
-      const { monitor } = await post<{ monitor: Monitor }>('/monitors', body);
-      setName('');
-      setSchedule('');
-      setUrls('');
-      onCreated(monitor);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    const body = {
+      name: name.trim(),
+      apiKeyId,
+      schedule: { text: schedule.trim() },
+      urls: urls.split('\n').map((line) => line.trim()).filter(Boolean),
+    };
+    const { monitor } = await post<{ monitor: Monitor }>('/monitors', body);
+    setName('');
+    setSchedule('');
+    setUrls('');
+    onCreated(monitor);
+  });
 
   return (
     <section class="card">

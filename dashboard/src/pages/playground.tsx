@@ -6,6 +6,7 @@ import { CheckboxField, SelectField, TextField } from '../components/fields';
 import { PageTitle } from '../components/page-title';
 import { ToggleGroup } from '../components/toggle-group';
 import { useActiveKeys } from '../use-active-keys';
+import { useSubmit } from '../use-submit';
 import { KeySelect } from './key-select';
 import { PlaygroundResult, type RunResult } from './playground-result';
 import {
@@ -30,9 +31,7 @@ export function PlaygroundPage() {
   const [limit, setLimit] = useState('10');
   const [search, setSearch] = useState('');
   const [language, setLanguage] = useState<Language>('curl');
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<RunResult | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const requestId = useId();
   const resultId = useId();
 
@@ -42,21 +41,11 @@ export function PlaygroundPage() {
   const toggleFormat = (format: ScrapeFormat, on: boolean) =>
     setFormats(scrapeFormats.filter((f) => (f === format ? on : formats.includes(f))));
 
-  const run = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit: run } = useSubmit(async () => {
     setResult(null);
-    try {
-      const answer = await post<unknown>(`/playground/${operation}`, { apiKeyId, request: requestBody(form) });
-      setResult({ operation, answer } as RunResult);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const answer = await post<unknown>(`/playground/${operation}`, { apiKeyId, request: requestBody(form) });
+    setResult({ operation, answer } as RunResult);
+  });
 
   return (
     <>

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../components/alert';
 import { TextField } from '../components/fields';
 import { PageTitle } from '../components/page-title';
 import type { Session, SignedOut } from '../types';
+import { useSubmit } from '../use-submit';
 
 interface Props {
   info: SignedOut;
@@ -31,21 +32,10 @@ export function SignInPage({ info, onSignedIn }: Props) {
 function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await request<Session>('POST', '/sign-in', { body: { email, password }, signedOut: true }));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(
+    async () => onSignedIn(await request<Session>('POST', '/sign-in', { body: { email, password }, signedOut: true })),
+    { keepBusy: true },
+  );
 
   return (
     <form class="stack" aria-label="Sign in" onSubmit={(event) => void submit(event)}>
@@ -64,22 +54,10 @@ function SignUpForm({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
   const [accountName, setAccountName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { email, password, accountName };
-      onSignedIn(await request<Session>('POST', '/sign-up', { body, signedOut: true }));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(
+    async () => onSignedIn(await request<Session>('POST', '/sign-up', { body: { email, password, accountName }, signedOut: true })),
+    { keepBusy: true },
+  );
 
   return (
     <section class="card">

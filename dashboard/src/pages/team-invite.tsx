@@ -5,29 +5,17 @@ import { ErrorAlert } from '../components/alert';
 import { CopyField } from '../components/copy-field';
 import { SelectField } from '../components/fields';
 import type { Role } from '../types';
+import { useSubmit } from '../use-submit';
 
 export function InviteForm({ onCreated }: { onCreated: () => void }) {
   const headingId = useId();
   const [role, setRole] = useState<Role>('member');
   const [link, setLink] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const invite = await post<{ id: string; url: string }>('/team/invites', { role });
-      setLink(invite.url);
-      onCreated();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    const invite = await post<{ id: string; url: string }>('/team/invites', { role });
+    setLink(invite.url);
+    onCreated();
+  });
 
   return (
     <section class="card">
