@@ -87,6 +87,7 @@ export function mapActivities(deps: ActivityDeps) {
         input.mapId,
         { url: seed.href, urlKey: urlKey(seed), links: ranked, metadata: { sourceURL: options.url, kind: 'map', sitemapUrls: fromSitemaps.length, pageLinks: fromPage.length } },
         config.CRAWL_TTL_SECONDS,
+        input.apiKeyId,
       );
       return { documentId, count: ranked.length };
     },

@@ -9,7 +9,11 @@ import Koa from 'koa';
 import { NotSupportedError } from '../core/errors.js';
 import { x402Settings } from '../core/x402-settings.js';
 import type { ApiDeps } from './deps.js';
+import { billingSettings, type BillingSettings } from '../core/billing-settings.js';
 import { logRequest } from './activity-log.js';
+import { requireCredits } from './billing/credits.js';
+import { polarProvider } from './billing/polar.js';
+import { billingWebhook } from './billing/webhook.js';
 import { dashboard } from './dashboard/index.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
@@ -42,7 +46,7 @@ function logged(ctx: AppContext, route: RouteSpec, status: number, started: numb
   if (auth?.apiKeyId && auth.accountId) logRequest(ctx, { apiKeyId: auth.apiKeyId, accountId: auth.accountId }, route, status, performance.now() - started);
 }
 
-function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined): void {
+function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined, billing: BillingSettings | undefined): void {
   if (route.rateLimit && route.auth !== 'apiKey') throw new Error(`Route ${route.operationId}: a rate limit needs auth 'apiKey' (it counts per caller)`);
   if (route.body) precompile(route.body, 'body');
   if (route.query) precompile(route.query, 'query');
@@ -61,6 +65,7 @@ function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimit
       const body = route.body ? validateInput('body', route.body, ctx.request.body ?? {}) : undefined;
       const query = route.query ? validateInput('query', route.query, { ...ctx.query }) : undefined;
       const params = route.params ? validateInput('params', route.params, { ...ctx.params }) : undefined;
+      if (route.billed && billing && c.state.auth?.accountId) await requireCredits(c.state.deps, billing, c.state.auth.accountId);
       await route.handler(c, { body, query, params } as never);
     } catch (err) {
       await payment?.release(err);
@@ -77,8 +82,10 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   const app = new Koa<AppState>({ proxy: false });
   const settings = x402Settings(deps.config);
   const x402 = settings ? new X402Gateway(settings, deps.log) : undefined;
+  const billing = billingSettings(deps.config);
+  const billingProvider = billing ? polarProvider(billing) : undefined;
   let doc: OpenApiDocument | undefined;
-  const reference = referenceRoute(() => (doc ??= buildOpenApi(all, deps.config.AUTH_URL, API_VERSION, settings)));
+  const reference = referenceRoute(() => (doc ??= buildOpenApi(all, deps.config.AUTH_URL, API_VERSION, settings, billing !== undefined)));
   const all = [...routes, reference];
 
   app.use(async (ctx, next) => {
@@ -110,12 +117,14 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
     },
   });
   // The dashboard (its JSON endpoints and its files) answers everything under /dashboard, with its own CORS.
-  app.use(dashboard(deps, limiter));
+  app.use(dashboard(deps, limiter, billing && billingProvider ? { settings: billing, provider: billingProvider } : undefined));
+  // Before the JSON body parser: the signature covers the raw body.
+  if (billing && billingProvider) app.use(billingWebhook(billing, billingProvider));
   app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
   for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
 
   const router = new Router<AppState>();
-  for (const route of all) register(router, route, limiter, x402);
+  for (const route of all) register(router, route, limiter, x402, billing);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router };

@@ -9,8 +9,8 @@ import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
 import { runWorkflowWithin } from './run-workflow.js';
 
-/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps the timeout. */
-export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infinity): Promise<{ success: true; links: string[]; scrape_id: string }> {
+/** `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps the timeout. `apiKeyId`: whose usage it counts in. */
+export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infinity, apiKeyId?: string): Promise<{ success: true; links: string[]; scrape_id: string }> {
   const details = patternProblems(options, false);
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
   try {
@@ -22,7 +22,7 @@ export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infi
   const mapId = randomUUID();
   const timeoutMs = Math.floor(Math.min(options.timeout ?? MAP_TIMEOUT_DEFAULT_MS, budgetMs));
   const onTimeout = () => new ApiError(408, 'timeout', `The map did not finish within ${Math.round(timeoutMs / 1000)} s. Narrow it with includePaths or a lower limit, or try again.`);
-  const { documentId } = await runWorkflowWithin<typeof map>(deps, 'map', workflowIds.map(mapId), [{ mapId, options, deadline: Date.now() + timeoutMs }], timeoutMs, onTimeout);
+  const { documentId } = await runWorkflowWithin<typeof map>(deps, 'map', workflowIds.map(mapId), [{ mapId, options, deadline: Date.now() + timeoutMs, ...(apiKeyId ? { apiKeyId } : {}) }], timeoutMs, onTimeout);
   const row = await deps.prisma.document.findUnique({ where: { id: documentId }, select: { links: true } });
   if (!row) throw new ScrapeFailedError('The map result could not be found (it may have expired).');
   return { success: true, links: (row.links as string[] | null) ?? [], scrape_id: mapId };

@@ -119,7 +119,7 @@ function parameters(route: RouteSpec) {
   return out;
 }
 
-function operation(route: RouteSpec, x402: X402Settings | undefined) {
+function operation(route: RouteSpec, x402: X402Settings | undefined, billing: boolean) {
   const responses: Record<string, Record<string, unknown>> = {};
   // Every response of a limited route that got past authentication carries the RateLimit headers.
   const limited = route.rateLimit ? headerRefs(Object.keys(rateLimitHeaders)) : {};
@@ -153,12 +153,20 @@ function operation(route: RouteSpec, x402: X402Settings | undefined) {
     responses,
   };
   if (x402 && route.paidAs) addPayment(route, op, responses, x402);
+  // Subscription billing: documented only when it is on, as the server then behaves.
+  if (billing && route.billed) {
+    const text = '`insufficient_credits`: the account has used its credits for the period; the message says how to upgrade.';
+    const existing = responses[402];
+    responses[402] = existing
+      ? { ...existing, description: `${existing.description as string} Or (billing) ${text}` }
+      : { description: `(billing) ${text}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
   return op;
 }
 
-export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, version: string, x402?: X402Settings) {
+export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, version: string, x402?: X402Settings, billing = false) {
   const paths: Record<string, Record<string, object>> = {};
-  for (const route of routes) (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, x402);
+  for (const route of routes) (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, x402, billing);
   return {
     openapi: '3.1.0',
     info: {

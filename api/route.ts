@@ -51,6 +51,8 @@ interface RouteBase {
   paidAs?: PaidOperation;
   /** Credits a successful request costs by itself, shown in the dashboard's activity log (a scrape's page, a map). */
   credits?: number;
+  /** Starts billed work (pages): with billing on, an account without credits gets 402 insufficient_credits. */
+  billed?: true;
   responses: Record<number, ResponseSpec>;
 }
 

@@ -258,8 +258,25 @@ export const settings = {
   OIDC_CLIENT_SECRET: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'OpenID Connect client secret (needed with OIDC_ISSUER).' },
   OIDC_LABEL: { schema: { type: 'string', minLength: 1, maxLength: 60 }, default: 'single sign-on', doc: 'How the dashboard names the identity provider on its sign-in button.' },
   OIDC_DEFAULT_ROLE: { schema: { enum: ['admin', 'member'] }, default: 'member', doc: 'Role of a person who signs in through OpenID Connect for the first time; they join the account `default`.' },
-  BILLING_ACCESS_TOKEN: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Subscription billing credential, when billing is enabled.' },
-  BILLING_SUCCESS_URL: { schema: httpUrl, doc: 'Where billing sends a customer after checkout.' },
+  // Subscription billing (Polar; api/billing/). Off unless BILLING_ACCESS_TOKEN is set; cross-checks in core/billing-settings.ts.
+  BILLING_ACCESS_TOKEN: {
+    schema: { type: 'string', minLength: 1 },
+    secret: true,
+    doc: 'Polar organization access token. Setting it turns subscription billing on (then the other BILLING_ settings marked required must be set too); give it to the workers as well, which stop crawls at zero credits.',
+  },
+  BILLING_SUCCESS_URL: { schema: httpUrl, doc: 'Where checkout sends a customer after paying (required with billing on), e.g. `https://scraper.example.com/dashboard/billing`.' },
+  BILLING_WEBHOOK_SECRET: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Secret of the Polar webhook endpoint `<AUTH_URL>/billing/webhook` (required with billing on); signatures are verified with it.' },
+  BILLING_PLANS: {
+    schema: { type: 'string', pattern: '^[^=,\\s]+=[1-9][0-9]{0,8}(,[^=,\\s]+=[1-9][0-9]{0,8})*$' },
+    doc: 'The plans (required with billing on): Polar product id = monthly page credits, comma-separated (`prod_basic=10000,prod_pro=100000`).',
+  },
+  BILLING_ENVIRONMENT: { schema: { enum: ['sandbox', 'production'] }, doc: 'Which Polar environment the access token belongs to (required with billing on).' },
+  BILLING_API_URL: { schema: httpUrl, doc: "Polar API base URL, instead of the environment's (a proxy, or a local server in tests)." },
+  BILLING_FREE_CREDITS: {
+    schema: { type: 'integer', minimum: 0, maximum: 100000000 },
+    default: 100,
+    doc: 'Page credits per calendar month (UTC) for an account without a subscription, with billing on. With billing off, usage is unlimited.',
+  },
   PORT: { schema: port, default: 3002, doc: 'Browser service port.' },
   BROWSER_SERVICE_HOST: { schema: { type: 'string', minLength: 1 }, default: '127.0.0.1', doc: 'Interface the browser service listens on.' },
   CHROMIUM_PATH: {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { Ajv } from 'ajv';
 import { settings, type Role, type Setting, type SettingName } from './config-table.js';
+import { billingProblems } from './billing-settings.js';
 import { x402Problems } from './x402-settings.js';
 
 type ValueOf<S> = S extends { schema: { type: 'integer' | 'number' } }
@@ -97,7 +98,7 @@ export function loadConfig<R extends Role>(role: R, options: { env?: Record<stri
     }
   }
   // Only the API takes payments; other processes may share its environment.
-  if (role === 'api') problems.push(...x402Problems(values));
+  if (role === 'api') problems.push(...x402Problems(values), ...billingProblems(values, source));
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(values) as RequiredFor<R>;
 }

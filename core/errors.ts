@@ -61,6 +61,13 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** Billing: the account has used its credits for the period (README "Billing"). */
+export class InsufficientCreditsError extends ApiError {
+  constructor(used: number, granted: number, billingUrl: string) {
+    super(402, 'insufficient_credits', `This account has no credits left for this period (${used} of ${granted} used). An admin can upgrade the plan at ${billingUrl}; credits also renew with the next period.`);
+  }
+}
+
 /** Signed in, but not allowed: a member asking for an admin action, or a request without its CSRF token. */
 export class ForbiddenError extends ApiError {
   constructor(message: string, code = 'forbidden') {

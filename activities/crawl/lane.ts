@@ -18,6 +18,7 @@ import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './fronti
 import { loadCrawlPages, type CrawlPages } from './pages.js';
 import { storeBatch, type PageOutcome } from './store.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
+import { creditCheck } from '../../core/billing-settings.js';
 
 /** A lane with nothing to fetch for longer than this returns (`wait`) instead of holding a worker's lane slot. */
 export const LANE_MAX_SLEEP_MS = 2_000;
@@ -74,7 +75,7 @@ export function laneActivities(deps: ActivityDeps) {
         const batch = buffer;
         buffer = [];
         bufferSince = 0;
-        const result = await storeBatch(prisma, crawlId, batch, config.CRAWL_TTL_SECONDS);
+        const result = await storeBatch(prisma, crawlId, batch, config.CRAWL_TTL_SECONDS, creditCheck(config));
         if (result.stopped) exit = 'stopped';
         stored += result.stored.length;
         if (result.admitted > 0) onCrawlProgress(crawlId);

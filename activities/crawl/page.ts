@@ -10,6 +10,7 @@ import type { ActivityDeps } from '../index.js';
 import type { ClaimedUrl } from './frontier.js';
 import { loadCrawlPages } from './pages.js';
 import { storeBatch, type PageOutcome } from './store.js';
+import { creditCheck } from '../../core/billing-settings.js';
 
 export function perPageActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
@@ -21,7 +22,7 @@ export function perPageActivities(deps: ActivityDeps) {
   }
 
   async function store(crawlId: string, outcome: PageOutcome): Promise<CrawlPageResult> {
-    const result = await storeBatch(prisma, crawlId, [outcome], config.CRAWL_TTL_SECONDS);
+    const result = await storeBatch(prisma, crawlId, [outcome], config.CRAWL_TTL_SECONDS, creditCheck(config));
     const stored = result.stored[0];
     if (stored) return { outcome: 'stored', documentId: stored.documentId, admitted: result.admitted };
     if (outcome.kind === 'failed' && !result.stopped) return { outcome: 'failed', admitted: 0 };

@@ -8,6 +8,7 @@
  */
 import type { StoredPage } from '../documents.js';
 import { writeSnapshot } from '../page/change-tracking.js';
+import { lockCrawlCredits } from '../../prisma/billing.js';
 import { meterCrawlPages } from '../usage.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
@@ -76,7 +77,27 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
   }
 }
 
-export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number): Promise<BatchResult> {
+/** With billing on: the free allowance, for rolling over an account's period (prisma/billing.ts). */
+export interface CreditCheck {
+  freeCredits: number;
+}
+
+export const CREDITS_EXHAUSTED = 'credits_exhausted';
+
+/**
+ * The account has no credits left: the crawl's unpaid and queued URLs are dropped (counted as
+ * `credits_exhausted` skips) and its status says why; with nothing left to fetch it completes.
+ */
+async function stopForCredits(tx: Tx, crawlId: string, unpaid: bigint[]): Promise<number> {
+  const dropped = await tx.$executeRaw`
+    UPDATE crawl_url SET status = 'dropped' WHERE crawl_id = ${crawlId} AND (status = 'queued' OR id = ANY(${unpaid}::bigint[]))`;
+  await tx.$executeRaw`
+    UPDATE crawl SET error = 'Stopped early: the account has no credits left. An admin can upgrade the plan on the dashboard''s Billing page.'
+    WHERE id = ${crawlId} AND error IS NULL`;
+  return dropped;
+}
+
+export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, credits?: CreditCheck): Promise<BatchResult> {
   if (outcomes.length === 0) return { stored: [], admitted: 0, stopped: false };
   return prisma.$transaction(async (tx) => {
     const crawl = await lockCrawl(tx, crawlId);
@@ -92,19 +113,30 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
       FROM crawl_url u WHERE u.id = ANY(${ids}::bigint[]) AND u.status IN ('queued', 'claimed')`;
     const openIds = new Set(open.map((r) => r.id));
     const alreadyStored = new Set(open.filter((r) => r.stored).map((r) => r.id));
-    const mine = outcomes.filter((o) => openIds.has(o.row.id));
-    const pages = mine.filter((o): o is StoredOutcome => o.kind === 'stored');
-    const fresh = pages.filter((p) => !alreadyStored.has(p.row.id));
+    let mine = outcomes.filter((o) => openIds.has(o.row.id));
+    let pages = mine.filter((o): o is StoredOutcome => o.kind === 'stored');
+    let fresh = pages.filter((p) => !alreadyStored.has(p.row.id));
+    // Billing: pages past the account's credits are not stored, and the crawl stops as if its limit were reached.
+    const left = credits ? await lockCrawlCredits(tx, crawlId, credits.freeCredits) : undefined;
+    const unpaid = left === undefined ? [] : fresh.slice(Math.max(0, left));
+    const exhausted = left !== undefined && left - fresh.length <= 0;
+    if (unpaid.length) {
+      const cut = new Set(unpaid.map((p) => p.row.id));
+      mine = mine.filter((o) => !cut.has(o.row.id));
+      pages = pages.filter((p) => !cut.has(p.row.id));
+      fresh = fresh.filter((p) => !cut.has(p.row.id));
+    }
     if (fresh.length) await insertDocuments(tx, crawlId, fresh, ttlSeconds);
     await meterCrawlPages(tx, crawlId, fresh.length);
 
-    const { admitted, overflow } = await admit(tx, crawlId, crawl.total, crawl.limit, pages.flatMap((p) => p.candidates));
+    const { admitted, overflow } = exhausted ? { admitted: 0, overflow: 0 } : await admit(tx, crawlId, crawl.total, crawl.limit, pages.flatMap((p) => p.candidates));
     const failed = mine.filter((o) => o.kind === 'failed').length;
-    const skips = [...pages.flatMap((p) => p.skips), ...Array<string>(overflow).fill('limit_reached')];
+    const dropped = exhausted ? await stopForCredits(tx, crawlId, unpaid.map((p) => p.row.id)) : 0;
+    const skips = [...pages.flatMap((p) => p.skips), ...Array<string>(overflow).fill('limit_reached'), ...Array<string>(dropped).fill(CREDITS_EXHAUSTED)];
     const robotsBlocked = addRobotsBlocked(crawl.robotsBlocked, pages.flatMap((p) => p.robotsBlocked));
     await tx.$executeRaw`
       UPDATE crawl SET next_sequence = next_sequence + ${fresh.length}, completed = completed + ${fresh.length + failed}, failed = failed + ${failed},
-        credits_used = credits_used + ${fresh.length}, total = total + ${admitted}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb,
+        credits_used = credits_used + ${fresh.length}, total = total + ${admitted - dropped}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb,
         robots_blocked = ${JSON.stringify(robotsBlocked)}::jsonb, updated_at = now()
       WHERE id = ${crawlId}`;
     await settle(tx, mine, pages.map((p) => p.row.id));

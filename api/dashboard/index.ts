@@ -15,6 +15,7 @@ import type { AppContext, AppState } from '../route.js';
 import { registerDashboardRoutes } from './define.js';
 import { checkOrigin, dashboardOrigins, isStateChanging } from './guard.js';
 import { authRoutes } from './routes/auth.js';
+import { billingRoutes, type Billing } from './routes/billing.js';
 import { cspReport } from './routes/csp-report.js';
 import { jobRoutes } from './routes/jobs.js';
 import { keyRoutes } from './routes/keys.js';
@@ -25,11 +26,11 @@ import { teamRoutes } from './routes/team.js';
 import { usageRoutes } from './routes/usage.js';
 import { securityHeaders, serveDashboard } from './static.js';
 
-export function dashboard(deps: ApiDeps, limiter: RateLimiter): Middleware<AppState> {
+export function dashboard(deps: ApiDeps, limiter: RateLimiter, billing?: Billing): Middleware<AppState> {
   const origins = dashboardOrigins(deps.config);
   const api = new Router<AppState>({ prefix: '/dashboard/api' });
   registerOidc(api);
-  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter), ...usageRoutes, ...teamRoutes], origins);
+  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)], origins);
   const apiStack = compose<Parameters<Middleware<AppState>>[0]>([
     cors({ origin: (ctx) => (origins.has(ctx.get('origin')) ? ctx.get('origin') : ''), credentials: true, allowHeaders: ['Content-Type', 'X-CSRF-Token'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }),
     ...jsonBody(deps.config.API_BODY_LIMIT_BYTES),

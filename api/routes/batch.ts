@@ -13,6 +13,7 @@ export const startBatchScrapeRoute = defineRoute({
   method: 'post',
   path: '/v1/batch/scrape',
   operationId: 'startBatchScrape',
+  billed: true,
   summary: 'Start a batch scrape',
   description:
     'Scrapes every URL with the same options, as one durable job (a crawl without discovery); returns at once. Poll GET /v1/batch/scrape/{id}. An invalid URL is a 400 naming `urls[i]`, unless ignoreInvalidURLs lists it in `invalidURLs`.',

@@ -18,6 +18,7 @@ export const startCrawlRoute = defineRoute({
   method: 'post',
   path: '/v1/crawl',
   operationId: 'startCrawl',
+  billed: true,
   summary: 'Start a crawl',
   description: 'Returns at once with the crawl id; poll GET /v1/crawl/{id}. Invalid path patterns get 400 naming `includePaths[i]` / `excludePaths[i]`.',
   tag: 'Crawl',

@@ -7,6 +7,7 @@ export const mapRoute = defineRoute({
   method: 'post',
   path: '/v1/map',
   operationId: 'map',
+  billed: true,
   credits: 1,
   summary: 'List the URLs of a site',
   description:
@@ -30,6 +31,6 @@ export const mapRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
-    ctx.body = await runMap(ctx.state.deps, body, ctx.state.payment?.workBudgetMs());
+    ctx.body = await runMap(ctx.state.deps, body, ctx.state.payment?.workBudgetMs(), ctx.state.auth?.apiKeyId);
   },
 });

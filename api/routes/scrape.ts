@@ -9,6 +9,7 @@ export const scrapeRoute = defineRoute({
   method: 'post',
   path: '/v1/scrape',
   operationId: 'scrape',
+  billed: true,
   credits: 1,
   summary: 'Scrape one page',
   description:

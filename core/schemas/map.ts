@@ -40,4 +40,6 @@ export interface MapInput {
   options: MapOptions;
   /** Epoch ms by which the map must be done. */
   deadline: number;
+  /** The caller's key: the map counts as one credit in its account's usage (absent for x402 payers). */
+  apiKeyId?: string;
 }

@@ -3,6 +3,8 @@
  * declarations the API serves (api/routes/): the same schema, rate limit, operation and answer, and
  * the request lands in the activity log like any other.
  */
+import { billingSettings } from '../../../core/billing-settings.js';
+import { requireCredits } from '../../billing/credits.js';
 import { enforceRateLimit } from '../../middleware/rate-limit.js';
 import { validateInput } from '../../middleware/validate.js';
 import type { RateLimiter } from '../../rate-limit.js';
@@ -35,6 +37,8 @@ function playground(path: string, route: RouteSpec, limiter: RateLimiter) {
       try {
         if (route.rateLimit) await enforceRateLimit(ctx, limiter, route.rateLimit);
         const request = validateInput('body', route.body!, input.request);
+        const billing = billingSettings(ctx.state.deps.config);
+        if (route.billed && billing) await requireCredits(ctx.state.deps, billing, session.account.id);
         await route.handler(ctx as AppContext, { body: request, query: undefined, params: undefined } as never);
         status = ctx.status;
         return ctx.body;
