@@ -16,6 +16,7 @@ import { DIST_DIR } from '../api/dashboard/static.js';
 import { freePort } from '../scripts/infra/ready.js';
 import { startHostileSite } from './fixtures/hostile-site.js';
 import { startIdp, type FakeIdp } from './fixtures/oidc.js';
+import { POLAR_TOKEN, POLAR_WEBHOOK_SECRET, startFakePolar, subscription, type FakePolar } from './fixtures/polar.js';
 import { startFixtureServer, type FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
 import { newAccount, TEST_PASSWORD } from './helpers/dashboard.js';
@@ -34,6 +35,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let adminEmail: string;
+let adminAccount: string;
+let polar: FakePolar;
 let crawlUrl: string;
 
 declare global {
@@ -107,9 +110,18 @@ beforeAll(async () => {
   if (!existsSync(join(DIST_DIR, 'index.html'))) throw new Error(`The dashboard is not built (${DIST_DIR} has no index.html): ./scripts/stack setup builds it, or run npx tsx scripts/build-dashboard.ts`);
   mkdirSync(SHOTS, { recursive: true });
   const apiPort = await freePort();
-  idp = await startIdp(`http://127.0.0.1:${apiPort}/dashboard/api/oidc/callback`);
+  [idp, polar] = await Promise.all([startIdp(`http://127.0.0.1:${apiPort}/dashboard/api/oidc/callback`), startFakePolar()]);
+  const billing = {
+    BILLING_ACCESS_TOKEN: POLAR_TOKEN,
+    BILLING_SUCCESS_URL: `http://127.0.0.1:${apiPort}/dashboard/billing`,
+    BILLING_WEBHOOK_SECRET: POLAR_WEBHOOK_SECRET,
+    BILLING_PLANS: 'prod_basic=5000,prod_pro=50000',
+    BILLING_ENVIRONMENT: 'sandbox',
+    BILLING_API_URL: polar.url,
+    BILLING_FREE_CREDITS: '1000',
+  };
   [stack, site, hostile] = await Promise.all([
-    startTestStack({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_LABEL: 'Test IdP' }, { apiPort }),
+    startTestStack({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_LABEL: 'Test IdP', ...billing }, { apiPort }),
     startSite(),
     startHostileSite(),
   ]);
@@ -120,7 +132,7 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'text/html' })
         .end(`<form method="post" action="${stack.api.url}/dashboard/api/keys" enctype="text/plain"><input name='{"name":"csrf-attack","x":"' value='"}'></form><script>document.forms[0].submit()</script>`),
   });
-  ({ email: adminEmail } = await newAccount(stack.api.deps.prisma));
+  ({ email: adminEmail, accountId: adminAccount } = await newAccount(stack.api.deps.prisma));
   browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: ['--no-sandbox'] });
   context = await browser.newContext({ viewport: WIDE });
   ({ page } = await openPage(context));
@@ -128,7 +140,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([stack?.close(), site?.close(), hostile?.close(), attacker?.close(), idp?.close()]);
+  await Promise.all([stack?.close(), site?.close(), hostile?.close(), attacker?.close(), idp?.close(), polar?.close()]);
 });
 
 describe('dashboard in a browser', () => {
@@ -268,6 +280,28 @@ describe('dashboard in a browser', () => {
     await joiner.getByRole('cell', { name: 'teammate@example.test' }).waitFor();
     expect(await joiner.getByRole('button', { name: 'Create invite link' }).count()).toBe(0);
     await other.close();
+  });
+
+  it('shows the plan and credits; Upgrade goes to the checkout, Manage subscription to the portal', async () => {
+    await nav(page, 'Billing');
+    await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+    await expect.poll(() => page.getByRole('definition').first().textContent()).toBe('Free allowance');
+    await checkPage(page, 'billing');
+    await page.getByRole('button', { name: 'Upgrade to prod_basic' }).click();
+    await page.waitForURL(`${polar.url}/checkout/**`);
+    expect(polar.checkouts.at(-1)).toMatchObject({ products: ['prod_basic'], external_customer_id: adminAccount });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Polar checkout (test)');
+    // The provider confirms the subscription with its webhook; back on the dashboard, the plan shows.
+    const now = Date.now();
+    const sent = await polar.send(`${stack.api.url}/billing/webhook`, 'subscription.active', subscription({ id: 'sub_ui', accountId: adminAccount, productId: 'prod_basic', periodStart: new Date(now - 86_400_000), periodEnd: new Date(now + 29 * 86_400_000), modifiedAt: new Date() }));
+    expect(sent.status).toBe(202);
+    await page.goto(`${stack.api.url}/dashboard/billing`);
+    await expect.poll(() => page.getByRole('definition').first().textContent()).toBe('Basic');
+    expect(await page.getByRole('definition').nth(2).textContent()).toMatch(/^[\d,.]+ of 5,000 pages$/);
+    await page.getByRole('button', { name: 'Manage subscription' }).click();
+    await page.waitForURL(`${polar.url}/portal/${adminAccount}`);
+    await page.goto(`${stack.api.url}/dashboard/keys`);
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
   });
 
   it('a member of another account sees none of it', async () => {

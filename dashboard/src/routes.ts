@@ -16,6 +16,7 @@ export type Route =
   | { page: 'usage' }
   | { page: 'activity' }
   | { page: 'team' }
+  | { page: 'billing' }
   | { page: 'not-found' };
 
 export const paths = {
@@ -28,6 +29,7 @@ export const paths = {
   usage: `${BASE}/usage`,
   activity: `${BASE}/activity`,
   team: `${BASE}/team`,
+  billing: `${BASE}/billing`,
   job: (id: string) => `${BASE}/jobs/${encodeURIComponent(id)}`,
   monitor: (id: string) => `${BASE}/monitors/${encodeURIComponent(id)}`,
   check: (id: string, checkId: string) =>
@@ -45,6 +47,7 @@ const fixed: Record<string, Route> = {
   [paths.usage]: { page: 'usage' },
   [paths.activity]: { page: 'activity' },
   [paths.team]: { page: 'team' },
+  [paths.billing]: { page: 'billing' },
 };
 
 export function matchRoute(path: string): Route {

@@ -13,6 +13,7 @@ const links = [
   { label: 'Usage', href: paths.usage },
   { label: 'Activity', href: paths.activity },
   { label: 'Team', href: paths.team },
+  { label: 'Billing', href: paths.billing },
 ];
 
 interface Props {

@@ -11,6 +11,7 @@ import { NotFoundPage } from './not-found';
 import { PlaygroundPage } from './playground';
 import { TeamPage } from './team';
 import { UsagePage } from './usage';
+import { BillingPage } from './billing';
 
 export function Page({ route }: { route: Route }) {
   switch (route.page) {
@@ -30,6 +31,8 @@ export function Page({ route }: { route: Route }) {
       return <PlaygroundPage />;
     case 'usage':
       return <UsagePage />;
+    case 'billing':
+      return <BillingPage />;
     case 'activity':
       return <ActivityPage />;
     case 'team':
