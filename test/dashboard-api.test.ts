@@ -107,6 +107,52 @@ describe('signing in', () => {
   });
 });
 
+describe('sign-up when open, and the served app', () => {
+  it('with DASHBOARD_SIGNUP=true anyone may create an account, becoming its admin', async () => {
+    const open = await startTestApi({ env: { DASHBOARD_SIGNUP: 'true', SIGN_IN_RATE_LIMIT_PER_MIN: '1000' } });
+    try {
+      const email = `founder-${randomUUID().slice(0, 8)}@example.test`;
+      const res = await request(open.url, 'POST', '/sign-up', { body: { email, password: TEST_PASSWORD, accountName: 'Acme scraping' } });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ user: { email, role: 'admin' }, account: { name: 'Acme scraping' }, signUpOpen: true });
+      expect(sessionCookie(res.headers)).toMatch(/^pw_session=/);
+      const short = await request(open.url, 'POST', '/sign-up', { body: { email: `x-${email}`, password: 'short', accountName: 'X' } });
+      expect(short.status).toBe(400);
+      expect(short.body).toMatchObject({ details: [{ field: 'password', message: 'must be at least 10 characters' }] });
+      const taken = await request(open.url, 'POST', '/sign-up', { body: { email, password: TEST_PASSWORD, accountName: 'Again' } });
+      expect(taken.status).toBe(409);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('serves the app under a strict CSP, answers 404 for a missing asset and 405 to other methods, and takes CSP reports', async () => {
+    const page = await fetch(`${stack.api.url}/dashboard/jobs/anything`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; report-uri /dashboard/api/csp-report",
+    );
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const html = await page.text();
+    expect(html).toContain('<script type="module" src="/dashboard/assets/app.js"></script>');
+    expect(html).not.toMatch(/<script>|<style>|style="/);
+    const asset = await fetch(`${stack.api.url}/dashboard/assets/app.js`);
+    expect([asset.status, asset.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    const missing = await fetch(`${stack.api.url}/dashboard/assets/nope.js`);
+    expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([404, 'not_found']);
+    expect((await fetch(`${stack.api.url}/dashboard/keys`, { method: 'PUT' })).status).toBe(405);
+    const endpoint = await request(stack.api.url, 'GET', '/nothing-here');
+    expect([endpoint.status, endpoint.body.code]).toEqual([404, 'not_found']);
+    const report = await fetch(`${stack.api.url}/dashboard/api/csp-report`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: JSON.stringify({ 'csp-report': { 'violated-directive': 'script-src', 'blocked-uri': 'inline', 'document-uri': `${stack.api.url}/dashboard/keys` } }),
+    });
+    expect(report.status).toBe(204);
+  });
+});
+
 describe('CSRF and origins', () => {
   it('refuses a state-changing request without the CSRF token, or with another session’s', async () => {
     const none = await admin.call('POST', '/keys', { name: 'no token' }, { csrf: false });

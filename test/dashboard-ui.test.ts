@@ -178,6 +178,33 @@ describe('dashboard in a browser', () => {
     expect(after.status).toBe(401);
   });
 
+  it('works from the keyboard: skip link, create a key with Enter, a confirmation that starts on Cancel and closes on Escape', async () => {
+    await page.goto(`${stack.api.url}/dashboard/keys`);
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim() || (el as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() || '';
+    });
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Skip to content');
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 40 && (await focused()) !== name; i++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(name);
+    };
+    await tabTo('Key name');
+    await page.keyboard.type('keyboard');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New API key').waitFor();
+    await tabTo('Revoke keyboard');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Revoke key?' });
+    await dialog.waitFor();
+    expect(await focused()).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.getByRole('row').filter({ hasText: 'keyboard' }).textContent()).toContain('Active');
+  });
+
   it('starts a crawl from the playground, watches it complete and opens a document, rendered and as JSON', async () => {
     await createKeyInUi(page, 'browser');
     await nav(page, 'Playground');

@@ -21,7 +21,8 @@ export async function accountCredits(deps: ApiDeps, billing: BillingSettings, ac
     await ensureBillingRow(tx, accountId, billing.freeCredits);
     await refreshCredits(tx, accountId, billing.freeCredits);
     const row = await tx.accountBilling.findUniqueOrThrow({ where: { accountId }, select: { creditsGranted: true, creditsUsed: true } });
-    return { granted: row.creditsGranted, used: row.creditsUsed, left: row.creditsGranted - row.creditsUsed };
+    // Requests admitted at the same moment can take `used` a little past `granted`: nothing is left then.
+    return { granted: row.creditsGranted, used: row.creditsUsed, left: Math.max(0, row.creditsGranted - row.creditsUsed) };
   });
 }
 
