@@ -366,7 +366,10 @@ describe('dashboard in a browser', () => {
   it('signs in through OpenID Connect with a real provider', async () => {
     const other = await browser.newContext({ viewport: WIDE });
     const { page: p } = await openPage(other);
-    await p.goto(`${stack.api.url}/dashboard/sign-in`);
+    // A callback that did not start here (no flow cookie): back to the sign-in page, saying why.
+    await p.goto(`${stack.api.url}/dashboard/api/oidc/callback?code=forged&state=forged`);
+    await expect.poll(() => p.getByRole('alert').textContent()).toBe('The sign-in took too long or started elsewhere: start again from the sign-in page.');
+    await expectInert(p);
     await p.getByRole('link', { name: 'Sign in with Test IdP' }).click();
     await p.locator('input[name="login"]').fill('oidc-person');
     await p.locator('input[name="password"]').fill('anything');

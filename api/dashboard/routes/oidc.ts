@@ -71,6 +71,29 @@ async function userFor(ctx: AppContext, issuer: string, claims: { sub: string; e
   return created.id;
 }
 
+/** The provider sent the browser back: check the answer, find or make the person, start their session. */
+async function finishSignIn(c: AppContext): Promise<void> {
+  const { config } = c.state.deps;
+  if (!oidcEnabled(config)) throw new ApiError(404, 'not_found', 'OpenID Connect sign-in is not configured on this server (OIDC_ISSUER).');
+  const flow = readFlow(c);
+  if (!flow) throw new ApiError(400, 'oidc_flow_expired', 'The sign-in took too long or started elsewhere: start again from the sign-in page.');
+  setFlowCookie(c, '', 0);
+  const provider = await providerConfig(config);
+  const current = new URL(redirectUri(config));
+  current.search = new URL(c.href).search;
+  let tokens;
+  try {
+    tokens = await oidc.authorizationCodeGrant(provider, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });
+  } catch (err) {
+    throw new ApiError(401, 'oidc_failed', `The identity provider's answer was refused: ${(err as Error).message}`);
+  }
+  const claims = tokens.claims();
+  if (!claims) throw new ApiError(401, 'oidc_failed', 'The identity provider returned no ID token.');
+  // Many providers put the e-mail in the UserInfo answer only, not in the ID token.
+  const person = typeof claims.email === 'string' ? claims : { ...claims, ...(await oidc.fetchUserInfo(provider, tokens.access_token, claims.sub)) };
+  await startSession(c, await userFor(c, provider.serverMetadata().issuer, person));
+}
+
 export function registerOidc(router: Router<AppState>): void {
   router.get('/oidc/start', async (ctx) => {
     const c = ctx as unknown as AppContext;
@@ -93,25 +116,14 @@ export function registerOidc(router: Router<AppState>): void {
 
   router.get('/oidc/callback', async (ctx) => {
     const c = ctx as unknown as AppContext;
-    const { config } = c.state.deps;
-    if (!oidcEnabled(config)) throw new ApiError(404, 'not_found', 'OpenID Connect sign-in is not configured on this server (OIDC_ISSUER).');
-    const flow = readFlow(c);
-    if (!flow) throw new ApiError(400, 'oidc_flow_expired', 'The sign-in took too long or started elsewhere: start again from the sign-in page.');
-    setFlowCookie(c, '', 0);
-    const provider = await providerConfig(config);
-    const current = new URL(redirectUri(config));
-    current.search = new URL(ctx.href).search;
-    let tokens;
     try {
-      tokens = await oidc.authorizationCodeGrant(provider, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });
+      await finishSignIn(c);
+      ctx.redirect('/dashboard/keys');
     } catch (err) {
-      throw new ApiError(401, 'oidc_failed', `The identity provider's answer was refused: ${(err as Error).message}`);
+      // A person in a browser: back to the sign-in page, which shows why (as text).
+      if (!(err instanceof ApiError)) throw err;
+      c.state.deps.log.warn('OpenID Connect sign-in refused', { code: err.code, reason: err.message });
+      ctx.redirect(`/dashboard/sign-in?error=${encodeURIComponent(err.message)}`);
     }
-    const claims = tokens.claims();
-    if (!claims) throw new ApiError(401, 'oidc_failed', 'The identity provider returned no ID token.');
-    // Many providers put the e-mail in the UserInfo answer only, not in the ID token.
-    const person = typeof claims.email === 'string' ? claims : { ...claims, ...(await oidc.fetchUserInfo(provider, tokens.access_token, claims.sub)) };
-    await startSession(c, await userFor(c, provider.serverMetadata().issuer, person));
-    ctx.redirect('/dashboard/keys');
   });
 }

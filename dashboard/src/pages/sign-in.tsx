@@ -12,10 +12,19 @@ interface Props {
   onSignedIn: (session: Session) => void;
 }
 
+/** Why a sign-in through the identity provider failed: the API sends the browser back with `?error=` (shown as text). */
+const providerError = () => new URLSearchParams(window.location.search).get('error');
+
 export function SignInPage({ info, onSignedIn }: Props) {
+  const fromProvider = providerError();
   return (
     <main id="main" tabIndex={-1} class="narrow">
       <PageTitle title="Sign in" />
+      {fromProvider && (
+        <p role="alert" class="alert">
+          {fromProvider}
+        </p>
+      )}
       <SignInForm onSignedIn={onSignedIn} />
       {info.oidc.enabled && (
         <p>
