@@ -9,7 +9,8 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import { createConvertPool, defaultConvertThreads } from './activities/convert-pool.js';
 import { createEngineSet } from './activities/engines/index.js';
 import { startBrowserRuntime } from './browser-service/runtime.js';
-import { createActivities, type WorkerDeps } from './activities/index.js';
+import { activityDeps, createActivities, type WorkerDeps } from './activities/index.js';
+import { startScrapeService } from './activities/scrape/server.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
 import { createLogger } from './core/log.js';
 import { pagesQueue } from './core/contracts.js';
@@ -59,7 +60,10 @@ export async function createWorker(options: {
   const taskQueue = options.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
   // Aborted when shutdown begins: lanes stop claiming and return, so their crawls move to other workers at once.
   const stopping = new AbortController();
-  const { crawlLane, crawlPage, ...light } = createActivities({ ...options.deps, stopping: stopping.signal });
+  const deps = activityDeps({ ...options.deps, stopping: stopping.signal });
+  const { crawlLane, crawlPage, ...light } = createActivities(deps);
+  // Scrapes come straight from the API to this endpoint (README "Scrape path"), not through Temporal.
+  const scrapes = await startScrapeService(deps, taskQueue);
   // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
   const shutdownGraceTime = '20s';
   const main = await Worker.create({
@@ -69,8 +73,6 @@ export async function createWorker(options: {
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
     activities: light,
     maxConcurrentActivityTaskExecutions: LIGHT_ACTIVITY_SLOTS,
-    // Scrapes run as local activities (workflows/scrape.ts): WORKER_CONCURRENCY bounds them too.
-    maxConcurrentLocalActivityExecutions: config.WORKER_CONCURRENCY,
     shutdownGraceTime,
   });
   const pages = await Worker.create({
@@ -84,6 +86,8 @@ export async function createWorker(options: {
   });
   const shutdown = () => {
     stopping.abort();
+    // Withdrawn from Redis at once, so the API stops sending scrapes here while in-flight ones finish.
+    void scrapes.close();
     for (const w of [main, pages]) if (w.getState() === 'RUNNING') w.shutdown();
   };
 
@@ -95,7 +99,11 @@ export async function createWorker(options: {
         throw err;
       }),
     );
-    return (await Promise.all(runs))[0]!;
+    try {
+      return (await Promise.all(runs))[0]!;
+    } finally {
+      await scrapes.close();
+    }
   };
   return { run: () => both((w) => w.run()), shutdown, runUntil: (promise) => both((w) => w.runUntil(promise)) };
 }

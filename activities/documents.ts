@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChangeTracking } from '../core/change-tracking.js';
-import type { PrismaClient } from '../prisma/client.js';
+import type { Prisma, PrismaClient } from '../prisma/client.js';
 import { writeSnapshot, type SnapshotWrite } from './page/change-tracking.js';
-import { meterKeyPage } from './usage.js';
+import { meteringCtes } from './usage.js';
 
 export interface StoredPage {
   url: string;
@@ -25,34 +25,38 @@ export interface StoredPage {
   statusCode?: number;
 }
 
-/** A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. `apiKeyId`: whose account's usage it counts in. */
+/**
+ * A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. `apiKeyId`:
+ * whose account's usage it counts in. One statement stores it and meters it (a scrape's store is on
+ * the caller's path: README "Scrape path"); a retried store with the same id adds nothing, metering
+ * included. With a change-tracking snapshot, the snapshot joins it in one transaction.
+ */
 export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, ttlSeconds: number, apiKeyId?: string): Promise<string> {
   const documentId = id ?? randomUUID();
+  const store = (db: Prisma.TransactionClient | PrismaClient) => insertAndMeter(db, documentId, page, ttlSeconds, apiKeyId ?? null);
+  if (!page.snapshot) {
+    await store(prisma);
+    return documentId;
+  }
   await prisma.$transaction(async (tx) => {
-    // A retried activity with the same id stores nothing new, change tracking's snapshot included.
-    if (await tx.document.findUnique({ where: { id: documentId }, select: { id: true } })) return;
-    await tx.document.create({ data: documentData(documentId, page, ttlSeconds) });
-    if (page.snapshot) await writeSnapshot(tx, page.snapshot);
-    if (apiKeyId) await meterKeyPage(tx, apiKeyId);
+    // Only the first store writes the snapshot: a retried one must not compare against itself.
+    if ((await store(tx)) > 0) await writeSnapshot(tx, page.snapshot!);
   });
   return documentId;
 }
 
-function documentData(documentId: string, page: StoredPage, ttlSeconds: number) {
-  return {
-    id: documentId,
-    url: page.url,
-    urlKey: page.urlKey,
-    markdown: page.markdown,
-    html: page.html,
-    rawHtml: page.rawHtml,
-    links: page.links,
-    screenshot: page.screenshot ? new Uint8Array(page.screenshot) : undefined,
-    metadata: page.metadata as object,
-    extract: page.extract === undefined ? undefined : (page.extract as object),
-    changeTracking: page.changeTracking as object | undefined,
-    warning: page.warning,
-    statusCode: page.statusCode,
-    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-  };
+/** Returns 1 when the document was new (then counted in usage), 0 when it existed. */
+async function insertAndMeter(db: Prisma.TransactionClient | PrismaClient, id: string, page: StoredPage, ttlSeconds: number, apiKeyId: string | null): Promise<number> {
+  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+  const rows = await db.$queryRaw<{ stored: number }[]>`
+    WITH ins AS (
+      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, screenshot, metadata, extract, change_tracking, warning, status_code, expires_at)
+      VALUES (${id}, ${page.urlKey}, ${page.url}, ${page.markdown ?? null}, ${page.html ?? null}, ${page.rawHtml ?? null}, ${json(page.links)}::jsonb,
+        ${page.screenshot ? new Uint8Array(page.screenshot) : null}, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
+        ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}, now() + make_interval(secs => ${ttlSeconds}))
+      ON CONFLICT (id) DO NOTHING RETURNING id),
+    owner AS (SELECT account_id FROM api_key WHERE id = ${apiKeyId} AND EXISTS (SELECT 1 FROM ins)),
+    ${meteringCtes(1)}
+    SELECT (SELECT count(*) FROM ins)::int AS stored`;
+  return rows[0]?.stored ?? 0;
 }

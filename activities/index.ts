@@ -14,7 +14,6 @@ import { mapActivities } from './map.js';
 import { monitorCheckActivities } from './monitor/check.js';
 import { createPagePipeline, llmSettingsFrom, type RunPage } from './page/pipeline.js';
 import { PageSlots } from './page/slots.js';
-import { scrapeActivities } from './scrape.js';
 import { webhookActivities } from './webhooks.js';
 
 export interface WorkerDeps {
@@ -34,16 +33,19 @@ export interface ActivityDeps extends WorkerDeps {
   stopping: AbortSignal;
 }
 
-export function createActivities(workerDeps: WorkerDeps) {
-  const deps: ActivityDeps = {
+/** The worker's dependencies with the one page pipeline and its page slots: for the activities and the scrape endpoint alike. */
+export function activityDeps(workerDeps: WorkerDeps): ActivityDeps {
+  return {
     ...workerDeps,
     runPage: createPagePipeline({ engines: workerDeps.engines, convert: workerDeps.convert, prisma: workerDeps.prisma, llm: llmSettingsFrom(workerDeps.config) }),
     pageSlots: new PageSlots(workerDeps.config.WORKER_CONCURRENCY),
     stopping: workerDeps.stopping ?? new AbortController().signal,
   };
+}
+
+export function createActivities(deps: ActivityDeps) {
   return {
     ...healthActivities(deps),
-    ...scrapeActivities(deps),
     ...webhookActivities(deps),
     ...crawlActivities(deps),
     ...mapActivities(deps),

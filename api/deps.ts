@@ -7,12 +7,15 @@ import type { Logger } from '../core/log.js';
 import { temporalConnectionOptions } from '../core/temporal-options.js';
 import { createPrisma, type PrismaClient } from '../prisma/client.js';
 import { connectRedis } from './redis.js';
+import { ScrapeWorkers } from './scrape-workers.js';
 
 export interface ApiDeps {
   config: RequiredFor<'api'>;
   prisma: PrismaClient;
   redis: Redis;
   temporal: Client;
+  /** The workers' scrape endpoints (README "Scrape path"). */
+  scrapeWorkers: ScrapeWorkers;
   log: Logger;
 }
 
@@ -25,14 +28,16 @@ export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps 
   const redis = connectRedis(config.REDIS_URL, log);
   const connection = Connection.lazy(temporalConnectionOptions(config, readFileSync));
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const scrapeWorkers = new ScrapeWorkers(redis, config.TEMPORAL_TASK_QUEUE, config.SCRAPE_SERVICE_TOKEN);
   return {
     config,
     prisma,
     redis,
     temporal,
+    scrapeWorkers,
     log,
     async close() {
-      await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close()]);
+      await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close(), scrapeWorkers.close()]);
     },
   };
 }

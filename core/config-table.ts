@@ -122,6 +122,16 @@ export const settings = {
     default: 2,
     doc: 'Pages fetched and converted in parallel per worker, shared by the crawl lanes it runs (README "Page lanes"); also bounds its concurrent scrapes.',
   },
+  // The scrape path (README "Scrape path"): the API calls a worker's scrape endpoint directly.
+  SCRAPE_SERVICE_TOKEN: {
+    schema: { type: 'string', minLength: 32 },
+    requiredBy: ['api', 'worker'],
+    secret: true,
+    doc: 'Shared secret, 32 or more characters, that the API presents to the workers’ scrape endpoints (bearer token).',
+  },
+  WORKER_SCRAPE_HOST: { schema: { type: 'string', minLength: 1 }, default: '127.0.0.1', doc: 'Interface a worker’s scrape endpoint listens on (the API must reach it; never expose it publicly).' },
+  WORKER_SCRAPE_PORT: { schema: { type: 'integer', minimum: 0, maximum: 65535 }, default: 0, doc: 'Port of a worker’s scrape endpoint; 0 picks a free one (each worker announces its address in Redis).' },
+  WORKER_SCRAPE_URL: { schema: httpUrl, doc: 'The URL the API reaches this worker’s scrape endpoint at, when it differs from `http://WORKER_SCRAPE_HOST:port` (containers, NAT).' },
   CRAWL_LANE_ROTATE_MS: {
     schema: { type: 'integer', minimum: 200, maximum: 600000 },
     default: 15000,

@@ -2,6 +2,7 @@
  * What both sides of Temporal agree on: workflow-id formats, inputs and outputs, failure types.
  * API, worker and tests import these; nobody retypes them.
  */
+import type { PublicDocument } from './document.js';
 import type { PageOptions } from './schemas/scrape.js';
 
 export const workflowIds = {
@@ -46,8 +47,11 @@ export interface ScrapeInput {
   owner: string;
 }
 
+/** A scrape endpoint's answer: the stored document's id and its public form (the formats asked for). */
 export interface ScrapeResult {
   documentId: string;
+  warning?: string;
+  data: PublicDocument;
 }
 
 /** A crawl's or a batch scrape's events: `<kind>.<what>`. */
@@ -69,4 +73,30 @@ export interface WebhookDelivery {
   extra?: Record<string, unknown>;
   /** Sent with the delivery (the hosted API's webhook.headers); ours (signature, event, content type) win. */
   headers?: Record<string, string>;
+}
+
+/**
+ * The scrape path (README "Scrape path"): the API calls a worker's scrape endpoint directly, with
+ * no Temporal round trip. Workers announce their endpoints in Redis under this key (a sorted set:
+ * endpoint URL → epoch ms until which the announcement holds); the API picks among the live ones.
+ */
+export const scrapeWorkersKey = (taskQueue: string) => `scrape-workers:${taskQueue}`;
+export const SCRAPE_ENDPOINT_PATH = '/scrape';
+/** A worker re-announces itself this often; an announcement older than 3 of these is dead. */
+export const SCRAPE_ANNOUNCE_MS = 5_000;
+
+/** A scrape endpoint's refusal (status 4xx/5xx): one of failureTypes, or `internal`. */
+export interface ScrapeRefusal {
+  type: (typeof failureTypes)[keyof typeof failureTypes] | 'internal';
+  message: string;
+}
+
+/** What the Temporal UI keeps of a failed scrape (workflows/failed-scrape.ts). */
+export interface FailedScrapeRecord {
+  scrapeId: string;
+  url: string;
+  /** The API's answer: status and error code. */
+  status: number;
+  code: string;
+  message: string;
 }

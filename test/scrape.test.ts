@@ -1,5 +1,6 @@
 /** POST /v1/scrape end to end: real API, Temporal, worker, PostgreSQL and Chromium against loopback fixtures. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from './helpers/poll.js';
 import { freePort } from '../scripts/infra/ready.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
@@ -187,6 +188,23 @@ describe('POST /v1/scrape: engines', () => {
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('scrape_failed');
     expect(String(res.body.error)).toMatch(new RegExp(`^Every way of fetching http://127\\.0\\.0\\.1:${closed}/nothing failed: fetch: .+; local_browser: .+`));
+    // Operators find it in the Temporal UI: a failed `failedScrape` workflow naming the URL and why.
+    const client = stack.api.deps.temporal;
+    const record = await pollUntil(
+      async () => {
+        for await (const wf of client.workflow.list({ query: `WorkflowType = 'failedScrape'` })) {
+          const result = await client.workflow.getHandle(wf.workflowId).result().then(() => undefined, (err: Error & { cause?: Error }) => err.cause?.message);
+          if (result?.includes(`http://127.0.0.1:${closed}/nothing`)) return { id: wf.workflowId, status: (await client.workflow.getHandle(wf.workflowId).describe()).status.name, message: result };
+        }
+        return undefined;
+      },
+      (found) => found !== undefined,
+      'failed scrape recorded in Temporal',
+      30_000,
+    );
+    expect(record!.id).toMatch(/^scrape-[0-9a-f-]{36}$/);
+    expect(record!.status).toBe('FAILED');
+    expect(record!.message).toMatch(new RegExp(`^Scrape of http://127\\.0\\.0\\.1:${closed}/nothing failed \\(502 scrape_failed\\): Every way of fetching`));
   });
 });
 

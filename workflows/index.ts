@@ -4,5 +4,5 @@ export { expireData } from './expire.js';
 export { healthCheck } from './health-check.js';
 export { map } from './map.js';
 export { monitorCheck } from './monitor.js';
-export { scrape } from './scrape.js';
+export { failedScrape } from './failed-scrape.js';
 export { deliverWebhooks } from './webhooks.js';

@@ -46,6 +46,7 @@ export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = '
     TEMPORAL_NAMESPACE: servers.temporalNamespace,
     TEMPORAL_TASK_QUEUE: `${name}-${randomUUID()}`,
     AUTH_SECRET: `${name}-auth-secret-0123456789abcdef0123456789`,
+    SCRAPE_SERVICE_TOKEN: `${name}-scrape-service-token-0123456789abcdef`,
     AUTH_URL: apiUrl,
     CORS_ORIGIN: apiUrl,
     API_KEY_PEPPER: `${name}-pepper-0123456789abcdef`,

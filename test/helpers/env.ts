@@ -13,6 +13,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_NAMESPACE: inject('temporalNamespace'),
     AUTH_SECRET: 'test-auth-secret-0123456789abcdef0123456789',
+    SCRAPE_SERVICE_TOKEN: 'test-scrape-service-token-0123456789abcdef',
     AUTH_URL: 'http://127.0.0.1:3000',
     CORS_ORIGIN: 'http://allowed.example',
     API_KEY_PEPPER: TEST_PEPPER,

@@ -1,0 +1,65 @@
+/**
+ * One scrape on a worker: the page pipeline, then the stored document (and its public form, so the
+ * API answers without reading it back). A fetch that failed is tried once more after 300 ms if the
+ * caller's budget allows; refused URLs, impossible requests and unconvertible bodies never are.
+ */
+import { failureTypes, type ScrapeInput, type ScrapeRefusal, type ScrapeResult } from '../../core/contracts.js';
+import { toPublicDocument } from '../../core/document.js';
+import { normalizeTargetUrl } from '../../core/url-safety.js';
+import { storeScrapeDocument } from '../documents.js';
+import type { ActivityDeps } from '../index.js';
+import { FetchFailedError, InvalidPageRequestError, PageTimeoutError, UnconvertibleContentError, UnsafeTargetError } from '../page/errors.js';
+
+const RETRY_AFTER_MS = 300;
+
+/** A failed scrape as the endpoint reports it: its type decides the API's answer (api/scrape-workers.ts). */
+export class ScrapeRefused extends Error {
+  constructor(readonly refusal: ScrapeRefusal) {
+    super(refusal.message);
+    this.name = 'ScrapeRefused';
+  }
+}
+
+function refusalOf(err: unknown): ScrapeRefusal | undefined {
+  if (err instanceof UnsafeTargetError) return { type: failureTypes.unsafeUrl, message: err.message };
+  if (err instanceof InvalidPageRequestError) return { type: failureTypes.invalidRequest, message: err.message };
+  if (err instanceof PageTimeoutError) return { type: failureTypes.timeout, message: err.message };
+  if (err instanceof UnconvertibleContentError) return { type: failureTypes.unconvertible, message: err.message };
+  if (err instanceof FetchFailedError) return { type: failureTypes.allEnginesFailed, message: err.message };
+  return undefined;
+}
+
+export async function scrapeOnce(deps: ActivityDeps, input: ScrapeInput, signal: AbortSignal): Promise<ScrapeResult> {
+  const { config, prisma, runPage } = deps;
+  let target: URL;
+  try {
+    target = normalizeTargetUrl(input.url);
+  } catch (err) {
+    throw new ScrapeRefused({ type: failureTypes.unsafeUrl, message: (err as Error).message });
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { document } = await runPage({
+        url: target.href,
+        sourceURL: input.url,
+        options: input.options,
+        deadline: input.deadline,
+        timeoutMs: input.timeoutMs,
+        signal,
+        metadata: { scrapeId: input.scrapeId },
+        owner: input.owner,
+        documentId: input.scrapeId,
+      });
+      // `owner` is `key:<id>` for API-key callers (core/change-tracking.ts historyOwner): their account's usage counts the page.
+      const apiKeyId = input.owner.startsWith('key:') ? input.owner.slice(4) : undefined;
+      const documentId = await storeScrapeDocument(prisma, input.scrapeId, document, config.CRAWL_TTL_SECONDS, apiKeyId);
+      const row = { ...document, markdown: document.markdown ?? null, html: document.html ?? null, rawHtml: document.rawHtml ?? null, links: document.links ?? null, screenshot: document.screenshot ?? null, extract: document.extract ?? null, changeTracking: document.changeTracking ?? null };
+      return { documentId, ...(document.warning ? { warning: document.warning } : {}), data: toPublicDocument(row, input.options.formats) };
+    } catch (err) {
+      const refusal = refusalOf(err);
+      const again = refusal?.type === failureTypes.allEnginesFailed && attempt === 1 && Date.now() + RETRY_AFTER_MS < input.deadline && !signal.aborted;
+      if (!again) throw refusal ? new ScrapeRefused(refusal) : err;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+    }
+  }
+}

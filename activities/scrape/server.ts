@@ -1,0 +1,127 @@
+/**
+ * A worker's scrape endpoint: `POST /scrape` with a ScrapeInput, bearer SCRAPE_SERVICE_TOKEN,
+ * answered with the ScrapeResult (200) or a ScrapeRefusal (400 unsafe URL or invalid request, 408
+ * timeout, 502 fetch failed or unconvertible, 500 internal, 503 shutting down). The caller hanging
+ * up aborts the pipeline. WORKER_CONCURRENCY bounds the scrapes in flight; more wait for a slot.
+ *
+ * The worker announces the endpoint in Redis (core/contracts.ts scrapeWorkersKey) every
+ * SCRAPE_ANNOUNCE_MS and withdraws it when it stops, so the API only calls live workers.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import { failureTypes, SCRAPE_ANNOUNCE_MS, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal } from '../../core/contracts.js';
+import type { ActivityDeps } from '../index.js';
+import { PageSlots } from '../page/slots.js';
+import { scrapeOnce, ScrapeRefused } from './page.js';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const statusOf: Record<ScrapeRefusal['type'], number> = {
+  [failureTypes.unsafeUrl]: 400,
+  [failureTypes.invalidRequest]: 400,
+  [failureTypes.timeout]: 408,
+  [failureTypes.allEnginesFailed]: 502,
+  [failureTypes.unconvertible]: 502,
+  internal: 500,
+};
+
+export interface ScrapeService {
+  url: string;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT_BYTES) throw new Error('body too large');
+    chunks.push(chunk);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function startScrapeService(deps: ActivityDeps, taskQueue: string): Promise<ScrapeService> {
+  const { config, log } = deps;
+  const token = Buffer.from(`Bearer ${config.SCRAPE_SERVICE_TOKEN}`);
+  const slots = new PageSlots(config.WORKER_CONCURRENCY);
+  let closing = false;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || req.url !== SCRAPE_ENDPOINT_PATH) return send(res, 404, { type: 'internal', message: 'Not found' });
+    const auth = Buffer.from(req.headers.authorization ?? '');
+    if (auth.length !== token.length || !timingSafeEqual(auth, token)) return send(res, 401, { type: 'internal', message: 'Wrong scrape service token' });
+    if (closing) return send(res, 503, { type: 'internal', message: 'This worker is shutting down' });
+    let input: ScrapeInput;
+    try {
+      input = (await readJson(req)) as ScrapeInput;
+    } catch (err) {
+      return send(res, 400, { type: failureTypes.invalidRequest, message: `Unreadable scrape request: ${(err as Error).message}` });
+    }
+    // The API hanging up (its timeout, a lost connection) stops the work.
+    const abandoned = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abandoned.abort(new Error('The caller hung up'));
+    });
+    let release: (() => void) | undefined;
+    try {
+      release = await slots.acquire(abandoned.signal);
+      send(res, 200, await scrapeOnce(deps, input, abandoned.signal));
+    } catch (err) {
+      if (abandoned.signal.aborted) return;
+      if (err instanceof ScrapeRefused) return send(res, statusOf[err.refusal.type], err.refusal);
+      log.error('scrape failed inside the worker', { scrapeId: input.scrapeId, error: (err as Error).message });
+      send(res, 500, { type: 'internal', message: `The worker failed: ${(err as Error).message}` });
+    } finally {
+      release?.();
+    }
+  };
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.WORKER_SCRAPE_PORT, config.WORKER_SCRAPE_HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  // Listening on every interface (containers): announce the machine's name, which its peers resolve.
+  const host = ['0.0.0.0', '::'].includes(config.WORKER_SCRAPE_HOST) ? hostname() : config.WORKER_SCRAPE_HOST;
+  const url = config.WORKER_SCRAPE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  // Announce until closed; a Redis outage only delays the next announcement.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+  redis.on('error', () => undefined);
+  const key = scrapeWorkersKey(taskQueue);
+  const announce = () =>
+    redis.zadd(key, Date.now() + 3 * SCRAPE_ANNOUNCE_MS, url).then(
+      () => undefined,
+      (err: Error) => log.warn('scrape endpoint announcement failed', { error: err.message }),
+    );
+  await announce();
+  const timer = setInterval(() => void announce(), SCRAPE_ANNOUNCE_MS);
+  timer.unref();
+  log.info('scrape endpoint listening', { url, concurrency: config.WORKER_CONCURRENCY });
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    close: () => (closed ??= (async () => {
+      closing = true;
+      clearInterval(timer);
+      await redis.zrem(key, url).catch(() => undefined);
+      redis.disconnect();
+      // In-flight scrapes finish (their callers wait for them); idle keep-alive connections close now.
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    })()),
+  };
+}

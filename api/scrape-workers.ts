@@ -1,0 +1,105 @@
+/**
+ * The API's side of the scrape path (README "Scrape path"): find the live workers' scrape
+ * endpoints in Redis (refreshed at most once a second), call one over a kept-alive connection with
+ * the caller's budget as its deadline, and turn its refusal into the API's answer. A worker that
+ * cannot be reached (stopped, crashed) is skipped and the next one tried while the budget lasts.
+ */
+import type { Redis } from 'ioredis';
+import { Agent, errors, request } from 'undici';
+import { failureTypes, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal, type ScrapeResult } from '../core/contracts.js';
+import { ApiError, ScrapeFailedError, ScrapeTimeoutError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+
+const LIST_TTL_MS = 1_000;
+
+export class ScrapeWorkers {
+  private readonly agent = new Agent({ keepAliveTimeout: 60_000, connections: 64 });
+  private listed: { at: number; urls: string[] } | undefined;
+  private readonly key: string;
+
+  constructor(
+    private readonly redis: Redis,
+    taskQueue: string,
+    private readonly token: string,
+  ) {
+    this.key = scrapeWorkersKey(taskQueue);
+  }
+
+  private async live(): Promise<string[]> {
+    if (this.listed && Date.now() - this.listed.at < LIST_TTL_MS) return this.listed.urls;
+    let urls: string[];
+    try {
+      urls = await this.redis.zrangebyscore(this.key, Date.now(), '+inf');
+    } catch (err) {
+      throw new ServiceUnavailableError(`Cannot find the workers (Redis): ${(err as Error).message}. Try again shortly.`);
+    }
+    this.listed = { at: Date.now(), urls };
+    return urls;
+  }
+
+  private forget(url: string): void {
+    if (this.listed) this.listed = { ...this.listed, urls: this.listed.urls.filter((u) => u !== url) };
+  }
+
+  /** Run one scrape on a worker within `timeoutMs`; answers as POST /v1/scrape would. */
+  async scrape(input: ScrapeInput, timeoutMs: number): Promise<ScrapeResult> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const candidates = [...(await this.live())].sort(() => Math.random() - 0.5);
+    if (!candidates.length) throw new ServiceUnavailableError('No worker is serving scrapes right now (none has announced itself in Redis). Try again shortly.');
+    let lastError: unknown;
+    for (const url of candidates) {
+      try {
+        const res = await request(`${url}${SCRAPE_ENDPOINT_PATH}`, {
+          method: 'POST',
+          dispatcher: this.agent,
+          headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+          signal,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        });
+        const body = (await res.body.json()) as ScrapeResult | ScrapeRefusal;
+        if (res.statusCode === 200) return body as ScrapeResult;
+        if (res.statusCode === 503) {
+          // Shutting down: another worker may take it.
+          this.forget(url);
+          lastError = new Error((body as ScrapeRefusal).message);
+          continue;
+        }
+        throw answerFor(res.statusCode, body as ScrapeRefusal, timeoutMs);
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        if (signal.aborted) throw new ScrapeTimeoutError(timeoutMs);
+        if (!unreachable(err)) throw new ScrapeFailedError(`The scrape failed on its worker: ${(err as Error).message}`);
+        this.forget(url);
+        lastError = err;
+      }
+    }
+    throw new ServiceUnavailableError(`No worker could take the scrape (${(lastError as Error | undefined)?.message ?? 'none reachable'}). Try again shortly.`);
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** The connection failed before any answer: the worker is gone, another may take the scrape. */
+function unreachable(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return err instanceof errors.SocketError || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'UND_ERR_SOCKET';
+}
+
+function answerFor(status: number, refusal: ScrapeRefusal, timeoutMs: number): ApiError {
+  switch (refusal.type) {
+    case failureTypes.unsafeUrl:
+      return new UrlNotAllowedError(refusal.message);
+    case failureTypes.invalidRequest:
+      return new ValidationError(refusal.message, [{ field: /selector/i.test(refusal.message) ? 'includeTags/excludeTags' : 'url', message: refusal.message }]);
+    case failureTypes.timeout:
+      return new ScrapeTimeoutError(timeoutMs);
+    case failureTypes.allEnginesFailed:
+    case failureTypes.unconvertible:
+      return new ScrapeFailedError(refusal.message);
+    default:
+      return new ScrapeFailedError(`The scrape failed on its worker (${status}): ${refusal.message}`);
+  }
+}
