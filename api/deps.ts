@@ -6,6 +6,7 @@ import type { RequiredFor } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import { temporalConnectionOptions } from '../core/temporal-options.js';
 import { createPrisma, type PrismaClient } from '../prisma/client.js';
+import { ActivityLog } from './activity-log.js';
 import { connectRedis } from './redis.js';
 import { ScrapeWorkers } from './scrape-workers.js';
 
@@ -16,6 +17,8 @@ export interface ApiDeps {
   temporal: Client;
   /** The workers' scrape endpoints (README "Scrape path"). */
   scrapeWorkers: ScrapeWorkers;
+  /** The dashboard's activity log, written in batches (api/activity-log.ts). */
+  activityLog: ActivityLog;
   log: Logger;
 }
 
@@ -29,14 +32,17 @@ export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps 
   const connection = Connection.lazy(temporalConnectionOptions(config, readFileSync));
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const scrapeWorkers = new ScrapeWorkers(redis, config.TEMPORAL_TASK_QUEUE, config.SCRAPE_SERVICE_TOKEN);
+  const activityLog = new ActivityLog(prisma, log);
   return {
     config,
     prisma,
     redis,
     temporal,
     scrapeWorkers,
+    activityLog,
     log,
     async close() {
+      await activityLog.close();
       await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close(), scrapeWorkers.close()]);
     },
   };

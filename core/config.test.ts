@@ -8,6 +8,7 @@ const valid = {
   DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db',
   REDIS_URL: 'redis://127.0.0.1:6379',
   AUTH_SECRET: 'a'.repeat(32),
+  SCRAPE_SERVICE_TOKEN: 's'.repeat(32),
   AUTH_URL: 'https://api.example.com',
   CORS_ORIGIN: 'https://app.example.com',
   API_KEY_PEPPER: 'p'.repeat(16),
@@ -69,9 +70,10 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('short-secret-value');
   });
 
-  it('requires only what the role needs: a worker needs no API secrets, but its webhook secret', () => {
-    const worker = { DATABASE_URL: valid.DATABASE_URL, REDIS_URL: valid.REDIS_URL, WEBHOOK_SIGNING_SECRET: 'w'.repeat(16) };
+  it('requires only what the role needs: a worker needs no API secrets, but its webhook secret and the scrape service token', () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, REDIS_URL: valid.REDIS_URL, WEBHOOK_SIGNING_SECRET: 'w'.repeat(16), SCRAPE_SERVICE_TOKEN: 's'.repeat(32) };
     expect(problems('worker', worker)).toEqual([]);
+    expect(problems('worker', { ...worker, SCRAPE_SERVICE_TOKEN: undefined })).toEqual([expect.stringMatching(/^SCRAPE_SERVICE_TOKEN is required/)]);
     expect(problems('worker', { ...worker, DATABASE_URL: undefined })).toEqual([expect.stringMatching(/^DATABASE_URL is required/)]);
     expect(problems('worker', { ...worker, WEBHOOK_SIGNING_SECRET: undefined })).toEqual([expect.stringMatching(/^WEBHOOK_SIGNING_SECRET is required/)]);
   });

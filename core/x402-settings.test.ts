@@ -7,6 +7,7 @@ const base = {
   DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db',
   REDIS_URL: 'redis://127.0.0.1:6379',
   AUTH_SECRET: 'a'.repeat(32),
+  SCRAPE_SERVICE_TOKEN: 's'.repeat(32),
   AUTH_URL: 'http://127.0.0.1:3000',
   CORS_ORIGIN: 'http://127.0.0.1:3000',
   API_KEY_PEPPER: 'p'.repeat(16),

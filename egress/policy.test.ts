@@ -71,7 +71,7 @@ describe('parseDnsServers', () => {
 });
 
 describe('the boot check (config table patterns)', () => {
-  const base = { DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db', REDIS_URL: 'redis://127.0.0.1:6379', WEBHOOK_SIGNING_SECRET: 'w'.repeat(16) };
+  const base = { DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db', REDIS_URL: 'redis://127.0.0.1:6379', WEBHOOK_SIGNING_SECRET: 'w'.repeat(16), SCRAPE_SERVICE_TOKEN: 's'.repeat(32) };
   const problems = (env: Record<string, string>) => {
     try {
       loadConfig('worker', { env: { ...base, ...env } });
