@@ -30,7 +30,7 @@ export const scrapeRoute = defineRoute({
     },
     408: { description: 'The scrape did not finish within `timeout`.', schema: { $ref: '#/components/schemas/Error' } },
     502: { description: 'Every way of fetching the page failed; `error` says what failed.', schema: { $ref: '#/components/schemas/Error' } },
-    503: { description: 'The workers (Temporal) cannot be reached.', schema: { $ref: '#/components/schemas/Error' } },
+    503: { description: 'No worker can take the scrape right now (none reachable, or Redis, where they announce themselves, cannot be reached), or its webhook deliveries could not be scheduled (Temporal). Retry after the Retry-After seconds.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
     ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest, historyOwner(ctx.state.auth ?? {}), ctx.state.payment?.workBudgetMs());
