@@ -24,8 +24,8 @@ export class ScrapeWorkers {
     this.key = scrapeWorkersKey(taskQueue);
   }
 
-  private async live(): Promise<string[]> {
-    if (this.listed && Date.now() - this.listed.at < LIST_TTL_MS) return this.listed.urls;
+  private async live(fresh = false): Promise<string[]> {
+    if (!fresh && this.listed && Date.now() - this.listed.at < LIST_TTL_MS) return this.listed.urls;
     let urls: string[];
     try {
       urls = await this.redis.zrangebyscore(this.key, Date.now(), '+inf');
@@ -43,38 +43,45 @@ export class ScrapeWorkers {
   /** Run one scrape on a worker within `timeoutMs`; answers as POST /v1/scrape would. */
   async scrape(input: ScrapeInput, timeoutMs: number): Promise<ScrapeResult> {
     const signal = AbortSignal.timeout(timeoutMs);
-    const candidates = [...(await this.live())].sort(() => Math.random() - 0.5);
-    if (!candidates.length) throw new ServiceUnavailableError('No worker is serving scrapes right now (none has announced itself in Redis). Try again shortly.');
+    const tried = new Set<string>();
     let lastError: unknown;
-    for (const url of candidates) {
-      try {
-        const res = await request(`${url}${SCRAPE_ENDPOINT_PATH}`, {
-          method: 'POST',
-          dispatcher: this.agent,
-          headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(input),
-          signal,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        });
-        const body = (await res.body.json()) as ScrapeResult | ScrapeRefusal;
-        if (res.statusCode === 200) return body as ScrapeResult;
-        if (res.statusCode === 503) {
-          // Shutting down: another worker may take it.
-          this.forget(url);
-          lastError = new Error((body as ScrapeRefusal).message);
-          continue;
-        }
-        throw answerFor(res.statusCode, body as ScrapeRefusal, timeoutMs);
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        if (signal.aborted) throw new ScrapeTimeoutError(timeoutMs);
-        if (!unreachable(err)) throw new ScrapeFailedError(`The scrape failed on its worker: ${(err as Error).message}`);
+    // The cached list first; if none of it answers (workers restarted within the last second), the list as it is now.
+    for (const fresh of [false, true]) {
+      const candidates = (await this.live(fresh)).filter((url) => !tried.has(url)).sort(() => Math.random() - 0.5);
+      for (const url of candidates) {
+        tried.add(url);
+        const outcome = await this.call(url, input, signal, timeoutMs);
+        if (outcome.result) return outcome.result;
         this.forget(url);
-        lastError = err;
+        lastError = outcome.unavailable;
       }
     }
+    if (!tried.size) throw new ServiceUnavailableError('No worker is serving scrapes right now (none has announced itself in Redis). Try again shortly.');
     throw new ServiceUnavailableError(`No worker could take the scrape (${(lastError as Error | undefined)?.message ?? 'none reachable'}). Try again shortly.`);
+  }
+
+  /** One worker's answer; `unavailable` when it could not take the scrape (gone, stopping) and another may. */
+  private async call(url: string, input: ScrapeInput, signal: AbortSignal, timeoutMs: number): Promise<{ result?: ScrapeResult; unavailable?: Error }> {
+    try {
+      const res = await request(`${url}${SCRAPE_ENDPOINT_PATH}`, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+        signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      const body = (await res.body.json()) as ScrapeResult | ScrapeRefusal;
+      if (res.statusCode === 200) return { result: body as ScrapeResult };
+      if (res.statusCode === 503) return { unavailable: new Error((body as ScrapeRefusal).message) };
+      throw answerFor(res.statusCode, body as ScrapeRefusal, timeoutMs);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (signal.aborted) throw new ScrapeTimeoutError(timeoutMs);
+      if (!unreachable(err)) throw new ScrapeFailedError(`The scrape failed on its worker: ${(err as Error).message}`);
+      return { unavailable: err as Error };
+    }
   }
 
   close(): Promise<void> {

@@ -1,6 +1,11 @@
 /** POST /v1/scrape end to end: real API, Temporal, worker, PostgreSQL and Chromium against loopback fixtures. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createKey } from '../api/keys-store.js';
+import { startTestApi } from './helpers/api.js';
+import { TEST_PEPPER } from './helpers/env.js';
 import { pollUntil } from './helpers/poll.js';
+import { scrapeWorkersKey } from '../core/contracts.js';
 import { freePort } from '../scripts/infra/ready.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
@@ -205,6 +210,27 @@ describe('POST /v1/scrape: engines', () => {
     expect(record!.id).toMatch(/^scrape-[0-9a-f-]{36}$/);
     expect(record!.status).toBe('FAILED');
     expect(record!.message).toMatch(new RegExp(`^Scrape of http://127\\.0\\.0\\.1:${closed}/nothing failed \\(502 scrape_failed\\): Every way of fetching`));
+  });
+});
+
+describe('POST /v1/scrape: workers come and go', () => {
+  it('goes to the new worker right after its worker was replaced (the stopped one is skipped), and answers 503 with none', async () => {
+    expect((await scrape({ url: `${site.url}/article` })).status).toBe(200);
+    await stack.restartWorker();
+    const after = await scrape({ url: `${site.url}/article` });
+    expect(after.status).toBe(200);
+    expect((after.body.data as { markdown: string }).markdown).toContain('# Growing tomatoes');
+    // An API whose task queue no worker serves: no worker has announced itself there.
+    const lonely = await startTestApi({ env: { TEMPORAL_TASK_QUEUE: `nobody-${randomUUID()}`, ALLOW_PRIVATE_ADDRESSES: 'true' } });
+    try {
+      const { key } = await createKey(lonely.deps.prisma, 'lonely', TEST_PEPPER);
+      expect(await lonely.deps.redis.zcard(scrapeWorkersKey(lonely.deps.config.TEMPORAL_TASK_QUEUE))).toBe(0);
+      const res = await fetch(`${lonely.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/article` }) });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: 'service_unavailable', error: 'No worker is serving scrapes right now (none has announced itself in Redis). Try again shortly.' });
+    } finally {
+      await lonely.close();
+    }
   });
 });
 
