@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import TurndownService from 'turndown';
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { convertInline, type ConvertPage } from '../activities/convert.js';
 import { createConvertPool, defaultConvertThreads } from '../activities/convert-pool.js';
@@ -33,6 +34,7 @@ import { createApp } from '../api/app.js';
 import { createApiDeps } from '../api/deps.js';
 import { createKey } from '../api/keys-store.js';
 import { loadConfig, type RequiredFor } from '../core/config.js';
+import { SCRAPE_ENDPOINT_PATH, scrapeWorkersKey } from '../core/contracts.js';
 import { processPage } from '../core/html/index.js';
 import { createLogger } from '../core/log.js';
 import { createPrisma } from '../prisma/client.js';
@@ -167,6 +169,23 @@ async function main(): Promise<void> {
     if (res.statusCode !== 200 || !body.success || !body.data?.markdown) throw new Error(`scrape answered ${res.statusCode}: ${body.error ?? JSON.stringify(body).slice(0, 200)}`);
     return took;
   };
+  // The worker's scrape endpoint called directly, as the API calls it: the service minus this is the API's share.
+  const [workerUrl] = await deps.redis.zrangebyscore(scrapeWorkersKey(apiConfig.TEMPORAL_TASK_QUEUE), Date.now(), '+inf');
+  if (!workerUrl) throw new Error('no worker announced its scrape endpoint');
+  const direct = async (): Promise<number> => {
+    const start = performance.now();
+    const timeoutMs = 30_000;
+    const input = { scrapeId: randomUUID(), url: pageUrl, options: { formats: ['markdown'] }, timeoutMs, deadline: Date.now() + timeoutMs, owner: 'key:bench' };
+    const res = await request(`${workerUrl}${SCRAPE_ENDPOINT_PATH}`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${apiConfig.SCRAPE_SERVICE_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    await res.body.json();
+    if (res.statusCode !== 200) throw new Error(`worker endpoint answered ${res.statusCode}`);
+    return performance.now() - start;
+  };
   const baseline = async (): Promise<number> => {
     const start = performance.now();
     const res = await request(pageUrl, { dispatcher: agent });
@@ -182,10 +201,11 @@ async function main(): Promise<void> {
   }
   stages.fetch.length = stages.convert.length = 0;
 
-  // Sequential, alternating service and baseline, so a change in machine load hits both alike.
-  const seq = { service: [] as number[], baseline: [] as number[] };
+  // Sequential, alternating service, worker endpoint and baseline, so a change in machine load hits all alike.
+  const seq = { service: [] as number[], direct: [] as number[], baseline: [] as number[] };
   for (let i = 0; i < REQUESTS && Date.now() < deadline; i++) {
     seq.service.push(await scrape());
+    seq.direct.push(await direct());
     seq.baseline.push(await baseline());
   }
   const seqStages = { fetch: [...stages.fetch], convert: [...stages.convert] };
@@ -238,6 +258,7 @@ async function main(): Promise<void> {
   const line = (label: string, xs: number[], perSec?: number) =>
     console.log(`${label.padEnd(34)}${String(xs.length).padStart(6)} ${ms(pct(xs, 50))} ${ms(pct(xs, 95))} ${perSec === undefined ? '' : perSec.toFixed(1).padStart(8)}`);
   line('service POST /v1/scrape, sequential', seq.service);
+  line('worker scrape endpoint, seq.', seq.direct);
   line('baseline undici + turndown, seq.', seq.baseline);
   line(`service, concurrency ${CONCURRENCY}`, conc.service.latencies, conc.service.perSec);
   line(`baseline, concurrency ${CONCURRENCY}`, conc.baseline.latencies, conc.baseline.perSec);
@@ -258,7 +279,9 @@ async function main(): Promise<void> {
     console.log(`\nwhere a sequential request's time goes (medians):`);
     console.log(`  ${'the fetch engine (worker-side timer)'.padEnd(58)} ${ms(fetchMs)}`);
     console.log(`  ${'conversion (worker-side timer)'.padEnd(58)} ${ms(convertMs)}`);
-    console.log(`  ${'the rest: client→API, auth, rate limit, API→worker, store, answer'.padEnd(58)} ${ms(p50s - fetchMs - convertMs)}`);
+    const directMs = pct(seq.direct, 50);
+    console.log(`  ${'the worker’s rest: its HTTP, the pipeline around fetch and conversion, the store'.padEnd(58)} ${ms(directMs - fetchMs - convertMs)}`);
+    console.log(`  ${'the API’s share: its HTTP, auth, rate limit, validation, the call'.padEnd(58)} ${ms(p50s - directMs)}`);
   }
 }
 
