@@ -36,7 +36,7 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
 export const LIGHT_ACTIVITY_SLOTS = 32;
 
 /**
- * The worker's two pollers: the main task queue (workflows, scrapes as local activities, light
+ * The worker's two pollers (and its scrape endpoint, activities/scrape/server.ts): the main task queue (workflows, light
  * activities) and `<queue>-pages` (crawl page lanes). A worker holds at most laneSlots(WORKER_CONCURRENCY)
  * lanes, so a crawl's lanes spread over workers, and its page slots (WORKER_CONCURRENCY) bound the
  * pages in flight across all of them. Pages get their own queue so lanes never take the slots a

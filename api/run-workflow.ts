@@ -1,5 +1,5 @@
 /**
- * Start a short workflow (scrape, map) and wait for its result at most `timeoutMs` plus a hand-off
+ * Start a short workflow (map) and wait for its result at most `timeoutMs` plus a hand-off
  * margin. When the time runs out the workflow is terminated, so no work continues after the caller
  * has been answered. Failures become API errors (api/temporal-errors.ts).
  */
