@@ -3,8 +3,9 @@
  * POSTs it through the egress policy without following redirects. Non-2xx or a network error
  * throws, and the workflow's retry policy tries again later.
  */
-import { ApplicationFailure } from '@temporalio/activity';
-import { failureTypes, type WebhookDelivery } from '../core/contracts.js';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { failureTypes, workflowIds, type WebhookDelivery } from '../core/contracts.js';
 import { toPublicDocument } from '../core/document.js';
 import type { Format } from '../core/schemas/scrape.js';
 import { UnsafeUrlError } from '../core/url-safety.js';
@@ -14,6 +15,24 @@ import { safeFetch } from '../egress/safe-fetch.js';
 import type { ActivityDeps } from './index.js';
 
 const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'];
+
+/**
+ * From inside an activity: start a delivery's own durable workflow, at most once. Its id is the
+ * delivery's identity, so once started it never starts again, even after it finished (a retried
+ * activity, a page stored again after a crash).
+ */
+export async function startDeliveryOnce(taskQueue: string, delivery: WebhookDelivery): Promise<void> {
+  try {
+    await Context.current().client.workflow.start('deliverWebhooks', {
+      taskQueue,
+      workflowId: workflowIds.webhooks(delivery.event, delivery.deliveryId),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [delivery],
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
 
 export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config' | 'prisma'>) {
   const policy = egressPolicyFrom(config);

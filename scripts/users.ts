@@ -1,15 +1,17 @@
 /**
  * Operators' dashboard-user command (`npm run users -- <command>`):
- *   create --email E [--role admin|member] [--account ID] [--if-none]
+ *   create --email E [--role admin|member] [--account ID] [--if-none] [--password-stdin]
  *                               make a user; prints a generated password once (with --if-none: only
  *                               when no user exists at all, as ./scripts/stack up does for the first admin)
- *   reset-password --email E    set a new generated password, printed once; ends the user's sessions
+ *   reset-password --email E [--password-stdin]
+ *                               set a new generated password, printed once; ends the user's sessions
  *   list                        e-mail, role, account, created
- * A password can be given instead of generated through the PAGEWRIGHT_PASSWORD environment variable
- * (never on the command line, where other users of the machine could read it).
+ * With --password-stdin the password is read from standard input instead of generated (never from
+ * the command line, where other users of the machine could read it).
  * Reads DATABASE_URL like every process (see README, "Configuration").
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createUser, setPassword } from '../api/accounts-store.js';
 import { DEFAULT_ACCOUNT_ID } from '../api/keys-store.js';
@@ -17,15 +19,16 @@ import { loadConfigOrExit } from '../core/config.js';
 import { createPrisma, userRoles, type UserRole } from '../prisma/client.js';
 import { runCli } from './infra/run-cli.js';
 
-const usage = 'usage: users create --email EMAIL [--role admin|member] [--account ID] [--if-none] | users reset-password --email EMAIL | users list';
+const usage = 'usage: users create --email EMAIL [--role admin|member] [--account ID] [--if-none] [--password-stdin] | users reset-password --email EMAIL [--password-stdin] | users list';
 
-const newPassword = () => process.env.PAGEWRIGHT_PASSWORD || randomBytes(15).toString('base64url');
+/** Generated, or the first line of standard input with --password-stdin. */
+const newPassword = (fromStdin: boolean) => (fromStdin ? readFileSync(0, 'utf8').split(/\r?\n/)[0]! : randomBytes(15).toString('base64url'));
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, role: { type: 'string', default: 'member' }, account: { type: 'string', default: DEFAULT_ACCOUNT_ID }, 'if-none': { type: 'boolean', default: false } },
+    options: { email: { type: 'string' }, role: { type: 'string', default: 'member' }, account: { type: 'string', default: DEFAULT_ACCOUNT_ID }, 'if-none': { type: 'boolean', default: false }, 'password-stdin': { type: 'boolean', default: false } },
   });
   const [command] = positionals;
   if (!command || !['create', 'reset-password', 'list'].includes(command) || (command !== 'list' && !values.email)) {
@@ -41,12 +44,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'create') {
       if (values['if-none'] && (await prisma.user.count()) > 0) return 0;
-      const password = newPassword();
+      const password = newPassword(values['password-stdin']);
       const user = await createUser(prisma, { accountId: values.account, email: values.email!, password, role: values.role as UserRole });
       console.error(`Created ${user.role} ${user.email} in account ${user.accountId}. The password is shown once; store it now:`);
       console.log(password);
     } else if (command === 'reset-password') {
-      const password = newPassword();
+      const password = newPassword(values['password-stdin']);
       if (!(await setPassword(prisma, values.email!, password))) {
         console.error(`No user with the e-mail ${values.email}. See: npm run users -- list`);
         return 1;

@@ -12,10 +12,11 @@ import { testEnv } from './helpers/env.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cwd = mkdtempSync(join(tmpdir(), 'users-'));
-const users = (args: string[], env: Record<string, string> = {}) =>
+const users = (args: string[], input?: string) =>
   spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(root, 'scripts/users.ts'), ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', ...testEnv(), ...env },
+    env: { PATH: process.env.PATH ?? '', ...testEnv() },
+    input,
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -41,12 +42,12 @@ describe('npm run users', () => {
     expect(again.stderr).toContain('already exists');
   });
 
-  it('resets a password (from PAGEWRIGHT_PASSWORD) and ends the user’s sessions', async () => {
+  it('resets a password (read from standard input with --password-stdin) and ends the user’s sessions', async () => {
     const email = `reset-${randomUUID().slice(0, 8)}@example.test`;
     expect(users(['create', '--email', email]).status).toBe(0);
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
     await prisma.session.create({ data: { id: randomUUID(), userId: user.id, csrfToken: 'x', expiresAt: new Date(Date.now() + 60_000) } });
-    const reset = users(['reset-password', '--email', email], { PAGEWRIGHT_PASSWORD: 'a chosen password 123' });
+    const reset = users(['reset-password', '--email', email, '--password-stdin'], 'a chosen password 123\n');
     expect(reset.status).toBe(0);
     expect(reset.stdout.trim()).toBe('a chosen password 123');
     const after = await prisma.user.findUniqueOrThrow({ where: { email } });

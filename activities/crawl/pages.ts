@@ -6,11 +6,9 @@
  * to PAGE_FETCH_ATTEMPTS, and a site that asks us to slow down pauses the whole crawl.
  * Also sends crawl.page webhook deliveries for stored documents (an outbox: `page_event_sent`).
  */
-import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { crawlDelivery } from '../../core/crawl-contracts.js';
-import { workflowIds } from '../../core/contracts.js';
 import type { ActivityDeps } from '../index.js';
+import { startDeliveryOnce } from '../webhooks.js';
 import { PageError, ThrottledError } from '../page/errors.js';
 import { pauseCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 import { jobOf } from './job.js';
@@ -102,18 +100,7 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
 
   async function startDelivery(stored: { urlId: bigint; documentId: string }): Promise<void> {
     const delivery = hooks && crawlDelivery(hooks, 'page', `${crawlId}-${stored.urlId}`, { documentId: stored.documentId });
-    if (!delivery) return;
-    try {
-      await Context.current().client.workflow.start('deliverWebhooks', {
-        taskQueue,
-        workflowId: workflowIds.webhooks(delivery.event, delivery.deliveryId),
-        // The id is the delivery's identity: once started, never again, even after it finished.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        args: [delivery],
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    if (delivery) await startDeliveryOnce(taskQueue, delivery);
   }
 
   async function sendPageEvents(stored: { urlId: bigint; documentId: string }[]): Promise<void> {

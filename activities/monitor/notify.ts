@@ -3,31 +3,15 @@
  * monitor.check.completed once; each delivery its own durable workflow, started at most once
  * (its id is the delivery's identity), signed like every webhook.
  */
-import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
-import type { WebhookDelivery } from '../../core/contracts.js';
-import { workflowIds } from '../../core/contracts.js';
 import type { CheckSummary } from '../../core/monitor-contracts.js';
 import type { Monitor, PrismaClient } from '../../prisma/client.js';
+import { startDeliveryOnce } from '../webhooks.js';
 
 interface MonitorWebhook {
   url: string;
   headers?: Record<string, string>;
   metadata?: Record<string, unknown>;
   events?: ('monitor.page' | 'monitor.check.completed')[];
-}
-
-async function deliver(taskQueue: string, delivery: WebhookDelivery): Promise<void> {
-  try {
-    await Context.current().client.workflow.start('deliverWebhooks', {
-      taskQueue,
-      workflowId: workflowIds.webhooks(delivery.event, delivery.deliveryId),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [delivery],
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
 }
 
 export async function notifyCheck(monitor: Monitor, checkId: string, status: string, summary: CheckSummary, taskQueue: string, prisma: PrismaClient): Promise<void> {
@@ -39,7 +23,7 @@ export async function notifyCheck(monitor: Monitor, checkId: string, status: str
     const pages = await prisma.monitorCheckPage.findMany({ where: { checkId, status: { not: 'same' } }, orderBy: { id: 'asc' } });
     await Promise.all(
       pages.map((p) =>
-        deliver(taskQueue, {
+        startDeliveryOnce(taskQueue, {
           ...base,
           event: 'monitor.page',
           deliveryId: `${checkId}-${p.id}`,
@@ -49,6 +33,6 @@ export async function notifyCheck(monitor: Monitor, checkId: string, status: str
     );
   }
   if (wants('monitor.check.completed')) {
-    await deliver(taskQueue, { ...base, event: 'monitor.check.completed', deliveryId: checkId, extra: { checkId, data: [{ monitorId: monitor.id, checkId, status, summary }] } });
+    await startDeliveryOnce(taskQueue, { ...base, event: 'monitor.check.completed', deliveryId: checkId, extra: { checkId, data: [{ monitorId: monitor.id, checkId, status, summary }] } });
   }
 }
