@@ -10,18 +10,16 @@ import { NotSupportedError } from '../core/errors.js';
 import { x402Settings } from '../core/x402-settings.js';
 import type { ApiDeps } from './deps.js';
 import { billingSettings, type BillingSettings } from '../core/billing-settings.js';
-import { logRequest } from './activity-log.js';
-import { requireCredits } from './billing/credits.js';
 import { polarProvider } from './billing/polar.js';
 import { billingWebhook } from './billing/webhook.js';
 import { dashboard } from './dashboard/index.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { errorMiddleware } from './middleware/errors.js';
-import { enforceRateLimit } from './middleware/rate-limit.js';
-import { precompile, validateInput } from './middleware/validate.js';
+import { precompile } from './middleware/validate.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
+import { serveRoute } from './serve-route.js';
 import type { AppContext, AppState, RouteSpec } from './route.js';
 import { apiRoutes } from './routes/index.js';
 import { referenceRoute } from './routes/reference.js';
@@ -40,12 +38,6 @@ function allowedOrigins(setting: string): (ctx: Koa.Context) => string {
   };
 }
 
-/** Requests made with a key go to the account's activity log. */
-function logged(ctx: AppContext, route: RouteSpec, status: number, started: number): void {
-  const auth = ctx.state.auth;
-  if (auth?.apiKeyId && auth.accountId) logRequest(ctx, { apiKeyId: auth.apiKeyId, accountId: auth.accountId }, route, status, performance.now() - started);
-}
-
 function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined, billing: BillingSettings | undefined): void {
   if (route.rateLimit && route.auth !== 'apiKey') throw new Error(`Route ${route.operationId}: a rate limit needs auth 'apiKey' (it counts per caller)`);
   if (route.body) precompile(route.body, 'body');
@@ -58,23 +50,15 @@ function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimit
     if (payment) c.state.auth = { payer: payment.payer };
     else if (route.auth === 'apiKey') await authenticate(c);
     c.state.payment = payment;
-    const started = performance.now();
     try {
-      // After authentication (limits are per caller), before validation (invalid requests count too).
-      if (route.rateLimit) await enforceRateLimit(c, limiter, route.rateLimit);
-      const body = route.body ? validateInput('body', route.body, ctx.request.body ?? {}) : undefined;
-      const query = route.query ? validateInput('query', route.query, { ...ctx.query }) : undefined;
-      const params = route.params ? validateInput('params', route.params, { ...ctx.params }) : undefined;
-      if (route.billed && billing && c.state.auth?.accountId) await requireCredits(c.state.deps, billing, c.state.auth.accountId);
-      await route.handler(c, { body, query, params } as never);
+      // After authentication: limits and credits are per caller.
+      await serveRoute(c, route, limiter, billing, { body: ctx.request.body, query: { ...ctx.query }, params: { ...ctx.params } });
     } catch (err) {
       await payment?.release(err);
-      logged(c, route, (err as { status?: number }).status ?? 500, started);
       throw err;
     }
     // Served: charge for it. If settlement fails, the error replaces the result (nothing unpaid leaves).
     await payment?.chargeNow();
-    logged(c, route, ctx.status, started);
   });
 }
 

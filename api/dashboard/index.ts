@@ -30,7 +30,7 @@ export function dashboard(deps: ApiDeps, limiter: RateLimiter, billing?: Billing
   const origins = dashboardOrigins(deps.config);
   const api = new Router<AppState>({ prefix: '/dashboard/api' });
   registerOidc(api);
-  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)], origins);
+  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)], origins);
   const apiStack = compose<Parameters<Middleware<AppState>>[0]>([
     cors({ origin: (ctx) => (origins.has(ctx.get('origin')) ? ctx.get('origin') : ''), credentials: true, allowHeaders: ['Content-Type', 'X-CSRF-Token'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }),
     ...jsonBody(deps.config.API_BODY_LIMIT_BYTES),
