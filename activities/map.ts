@@ -79,7 +79,7 @@ export function mapActivities(deps: ActivityDeps) {
         const verdict = filter(url, 0);
         if (!verdict.admit || seen.has(verdict.urlKey)) continue;
         seen.add(verdict.urlKey);
-        links.push(verdict.url);
+        links.push(options.ignoreQueryParameters ? withoutQuery(verdict.url) : verdict.url);
       }
       const ranked = rankForSearch(links, options.search).slice(0, options.limit);
       const documentId = await storeScrapeDocument(
@@ -92,4 +92,11 @@ export function mapActivities(deps: ActivityDeps) {
       return { documentId, count: ranked.length };
     },
   };
+}
+
+/** `url` without its query string (ignoreQueryParameters lists each page once, by its plain address). */
+function withoutQuery(url: string): string {
+  const parsed = new URL(url);
+  parsed.search = '';
+  return parsed.href;
 }

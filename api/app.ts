@@ -83,7 +83,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   // The SDKs' watchers (crawlUrlAndWatch, crawl_url_and_watch) ask to upgrade to a WebSocket: not offered.
   app.use(async (ctx, next) => {
     if (ctx.get('upgrade').toLowerCase() !== 'websocket') return next();
-    throw new NotSupportedError('Watching a job over a WebSocket is not offered by this server: poll GET /v1/crawl/{id} (or /v1/batch/scrape/{id}) instead, or give the job a webhook.');
+    throw new NotSupportedError('Watching a job over a WebSocket is not offered by this server: poll GET /v1|v2/crawl/{id} (or /v1|v2/batch/scrape/{id}) instead, or give the job a webhook.');
   });
   const { config } = deps;
   const limiter = new RateLimiter({
@@ -105,10 +105,13 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   // Before the JSON body parser: the signature covers the raw body.
   if (billing && billingProvider) app.use(billingWebhook(billing, billingProvider));
   app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
+  const early = new Router<AppState>();
+  for (const route of all.filter((r) => r.readsNoBody)) register(early, route, limiter, x402, billing);
+  app.use(early.routes());
   for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
 
   const router = new Router<AppState>();
-  for (const route of all) register(router, route, limiter, x402, billing);
+  for (const route of all.filter((r) => !r.readsNoBody)) register(router, route, limiter, x402, billing);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router };

@@ -11,7 +11,7 @@ import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { batchFrontier } from '../core/batch-urls.js';
 import { safetyOptionsFrom } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
-import { jobUrl, startJob, type Caller, type LinkStyle } from './jobs.js';
+import { jobUrl, startJob, type ApiVersion, type Caller, type LinkStyle } from './jobs.js';
 
 export interface BatchStarted {
   success: true;
@@ -21,7 +21,7 @@ export interface BatchStarted {
   invalidURLs?: string[];
 }
 
-export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOptions, caller: Caller, style: LinkStyle): Promise<BatchStarted> {
+export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOptions, caller: Caller, style: LinkStyle, version: ApiVersion = 'v1'): Promise<BatchStarted> {
   const details: ErrorDetail[] = pageOptionProblems(options, options.timeout);
   const { urls, invalid } = batchFrontier(options.urls, safetyOptionsFrom(deps.config));
   if (!options.ignoreInvalidURLs) details.push(...invalid.map((u) => ({ field: `urls[${u.index}]`, message: u.message })));
@@ -33,5 +33,5 @@ export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOption
   const hooks = webhooksOf(id, 'batch_scrape', { webhookUrls: options.webhookUrls, webhookMetadata: options.metadata, webhook: options.webhook });
   // The URLs are the frontier: discovery is done before the workflow starts.
   await startJob(deps, { id, kind: 'batch_scrape', seed, options, hooks, summary: `Batch scrape of ${urls.length} URL${urls.length === 1 ? '' : 's'} (first ${seed.href})`, limit: urls.length, frontier: urls }, caller);
-  return { success: true, id, url: jobUrl(deps, 'batch_scrape', id, style), ...(options.ignoreInvalidURLs ? { invalidURLs: invalid.map((u) => u.raw) } : {}) };
+  return { success: true, id, url: jobUrl(deps, 'batch_scrape', id, style, '', version), ...(options.ignoreInvalidURLs ? { invalidURLs: invalid.map((u) => u.raw) } : {}) };
 }

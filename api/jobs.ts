@@ -37,9 +37,12 @@ export function linkStyleFor(userAgent: string, setting: 'auto' | LinkStyle): Li
   return /^(axios\/|python-requests\/)|\baiohttp\//.test(userAgent) ? 'absolute' : 'relative';
 }
 
+/** Which API a request came through: its links stay on it. */
+export type ApiVersion = 'v1' | 'v2';
+
 /** The job's public URL path (or URL), e.g. `/v1/batch/scrape/<id>`. */
-export function jobUrl(deps: ApiDeps, kind: CrawlKind, id: string, style: LinkStyle, query = ''): string {
-  const path = `/v1/${kinds[kind].path}/${id}${query}`;
+export function jobUrl(deps: ApiDeps, kind: CrawlKind, id: string, style: LinkStyle, query = '', version: ApiVersion = 'v1'): string {
+  const path = `/${version}/${kinds[kind].path}/${id}${query}`;
   return style === 'absolute' ? `${deps.config.AUTH_URL.replace(/\/+$/, '')}${path}` : path;
 }
 
@@ -99,8 +102,8 @@ async function findJob(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKi
   return row;
 }
 
-/** GET /v1/crawl/{id} and GET /v1/batch/scrape/{id}; `path` is the kind whose endpoint was asked (its `next` stays on it). */
-export async function jobStatus(deps: ApiDeps, id: string, caller: Caller, page: { offset: number; limit: number; path: CrawlKind; style: LinkStyle }): Promise<CrawlStatusBody> {
+/** GET /v1|v2/crawl/{id} and GET /v1|v2/batch/scrape/{id}; `path` is the kind whose endpoint was asked (its `next` stays on it, as does `version`). */
+export async function jobStatus(deps: ApiDeps, id: string, caller: Caller, page: { offset: number; limit: number; path: CrawlKind; style: LinkStyle; version?: ApiVersion }): Promise<CrawlStatusBody> {
   const row = await findJob(deps, id, caller, page.path === 'batch_scrape' ? 'batch_scrape' : undefined);
   const { formats } = row.kind === 'batch_scrape' ? decodeBatchScrapeOptions(row.options) : decodeCrawlOptions(row.options).scrapeOptions;
   const { offset, limit } = page;
@@ -122,7 +125,8 @@ export async function jobStatus(deps: ApiDeps, id: string, caller: Caller, page:
     creditsUsed: row.creditsUsed,
     expiresAt: row.expiresAt.toISOString(),
     // Absent, never null, on the last page: the JS SDK follows `next` while the key exists.
-    ...(more ? { next: jobUrl(deps, page.path, id, page.style, `?offset=${offset + data.length}&limit=${limit}`) } : {}),
+    // v2 clients page with `skip` (the hosted v2 API's name); both names are read on either version.
+    ...(more ? { next: jobUrl(deps, page.path, id, page.style, `?${page.version === 'v2' ? 'skip' : 'offset'}=${offset + data.length}&limit=${limit}`, page.version) } : {}),
     failed: row.failed,
     skipped: row.skipped as Record<string, number>,
     ...(row.error ? { error: row.error } : {}),
@@ -130,11 +134,12 @@ export async function jobStatus(deps: ApiDeps, id: string, caller: Caller, page:
   };
 }
 
-export async function cancelJob(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKind): Promise<{ success: true; message: string }> {
+/** `endedAs`: the job had already ended so (nothing changed); absent when this call cancelled it. */
+export async function cancelJob(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKind): Promise<{ success: true; message: string; endedAs?: CrawlStatus }> {
   const row = await findJob(deps, id, caller, kind);
   const { Noun, workflowId } = kinds[row.kind as CrawlKind];
   await caller.charge?.();
-  if (row.status !== 'scraping') return { success: true, message: `${Noun} ${id} had already ended (${row.status}).` };
+  if (row.status !== 'scraping') return { success: true, message: `${Noun} ${id} had already ended (${row.status}).`, endedAs: row.status as CrawlStatus };
   // The status flips first: claims and page stores check it under the row lock, so nothing new starts or lands.
   await deps.prisma.crawl.updateMany({ where: { id, status: 'scraping' }, data: { status: 'cancelled', cancelledAt: new Date() } });
   await deps.prisma.crawlUrl.updateMany({ where: { crawlId: id, status: 'queued' }, data: { status: 'dropped' } });

@@ -19,12 +19,12 @@ export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' |
 
 /** How each limit is named to callers (in the 429 message). */
 export const rateLimitLabels: Record<RateLimitName, string> = {
-  scrape: 'POST /v1/scrape',
-  crawl: 'POST /v1/crawl',
-  batchScrape: 'POST /v1/batch/scrape',
-  crawlStatus: 'GET /v1/crawl/{id}, GET /v1/batch/scrape/{id} and their errors',
-  cancel: 'DELETE /v1/crawl/{id} (and …/cancel), DELETE /v1/batch/scrape/{id}',
-  map: 'POST /v1/map',
+  scrape: 'POST /v1/scrape and /v2/scrape',
+  crawl: 'POST /v1/crawl and /v2/crawl',
+  batchScrape: 'POST /v1/batch/scrape and /v2/batch/scrape',
+  crawlStatus: 'GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id} and their errors',
+  cancel: 'DELETE /v1|v2/crawl/{id} (and /v1/…/cancel), DELETE /v1|v2/batch/scrape/{id}',
+  map: 'POST /v1/map and /v2/map',
   monitor: '/v2/monitor',
   signIn: 'dashboard sign-in',
 };

@@ -45,7 +45,7 @@ async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Pro
   }
 }
 
-const statusMessage = 'Rate limit exceeded for GET /v1/crawl/{id}, GET /v1/batch/scrape/{id} and their errors: 3 requests per minute per API key. Retry in 20 seconds.';
+const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id} and their errors: 3 requests per minute per API key. Retry in 20 seconds.';
 
 describe('rate limits on one Redis', () => {
   let api: TestApi;
@@ -94,7 +94,7 @@ describe('rate limits on one Redis', () => {
     expect(brief(await call(api, a.key, 'DELETE', `/v1/crawl/${randomUUID()}/cancel`))).toEqual([404, '0']);
     const refused = await call(api, a.key, 'DELETE', `/v1/crawl/${randomUUID()}/cancel`);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toBe('Rate limit exceeded for DELETE /v1/crawl/{id} (and …/cancel), DELETE /v1/batch/scrape/{id}: 2 requests per minute per API key. Retry in 30 seconds.');
+    expect(refused.body.error).toBe('Rate limit exceeded for DELETE /v1|v2/crawl/{id} (and /v1/…/cancel), DELETE /v1|v2/batch/scrape/{id}: 2 requests per minute per API key. Retry in 30 seconds.');
 
     const other = await statusOf(api, b.key);
     expect([other.status, other.limit, other.remaining]).toEqual([404, '3', '2']);

@@ -80,7 +80,8 @@ export const cancelBatchScrapeRoute = defineRoute({
     404: notFound,
   },
   async handler(ctx, { params }) {
-    ctx.body = await cancelJob(ctx.state.deps, params.id, caller(ctx), 'batch_scrape');
+    const { success, message } = await cancelJob(ctx.state.deps, params.id, caller(ctx), 'batch_scrape');
+    ctx.body = { success, message };
   },
 });
 

@@ -82,7 +82,8 @@ export const cancelCrawlRoute = defineRoute({
   path: '/v1/crawl/:id',
   operationId: 'cancelCrawl',
   async handler(ctx, { params }) {
-    ctx.body = await cancelJob(ctx.state.deps, params.id, caller(ctx));
+    const { success, message } = await cancelJob(ctx.state.deps, params.id, caller(ctx));
+    ctx.body = { success, message };
   },
 });
 
@@ -92,7 +93,8 @@ export const cancelCrawlAliasRoute = defineRoute({
   path: '/v1/crawl/:id/cancel',
   operationId: 'cancelCrawlAlias',
   async handler(ctx, { params }) {
-    ctx.body = await cancelJob(ctx.state.deps, params.id, caller(ctx));
+    const { success, message } = await cancelJob(ctx.state.deps, params.id, caller(ctx));
+    ctx.body = { success, message };
   },
 });
 

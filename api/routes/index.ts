@@ -7,6 +7,7 @@ import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
+import { v2Routes } from './v2.js';
 
 export const apiRoutes: readonly RouteSpec[] = [
   health,
@@ -24,6 +25,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   batchScrapeErrorsRoute,
   batchScrapeErrorsDeleteRoute,
   mapRoute,
+  ...v2Routes,
   ...monitorRoutes,
   ...notOfferedRoutes,
 ];

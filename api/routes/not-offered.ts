@@ -1,29 +1,80 @@
 /**
- * Hosted v1 API operations the official SDKs can call that this server does not offer, because they
- * need what it does not have (a search engine, an agent, hosted accounts). Each answers 501
- * `not_supported` with a message saying so, never a bare 404 (README "Not offered here").
+ * Hosted-API operations the official SDKs and MCP server can call that this server does not offer,
+ * because they need what it does not have (a search engine, an agent, hosted accounts). Each
+ * answers 501 `not_supported` with a message saying so, never a bare 404 (README "Not offered
+ * here"). They read no body (POST /v2/parse is a multipart upload), so they are served before the
+ * JSON body parser, and before the v2 job routes (`/v2/crawl/active` is not a crawl id).
  */
 import { NotSupportedError } from '../../core/errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 const offered = 'This server offers scrape, crawl, batch scrape and map.';
-const operations: { method: 'get' | 'post'; path: string; operationId: string; what: string; why: string }[] = [
-  { method: 'post', path: '/v1/search', operationId: 'search', what: 'Web search', why: 'it needs a search engine, and this server has none' },
-  { method: 'post', path: '/v1/extract', operationId: 'extractJob', what: 'Extract jobs', why: 'multi-page extraction jobs with web search are a hosted feature; use `extract` or `jsonOptions` on scrape, crawl or batch scrape' },
-  { method: 'get', path: '/v1/extract/:id', operationId: 'extractJobStatus', what: 'Extract jobs', why: 'multi-page extraction jobs with web search are a hosted feature; use `extract` or `jsonOptions` on scrape, crawl or batch scrape' },
+const search = 'it needs a search engine, and this server has none';
+const extractJobs = 'multi-page extraction jobs with web search are a hosted feature; use `extract` or `jsonOptions` on scrape, crawl or batch scrape (v2: a `{ "type": "json" }` format)';
+const agent = 'it needs the hosted agent';
+const credits = 'credit and token usage are hosted-account features; with billing on, the dashboard shows an account’s credits';
+const browser = 'interactive browser sessions are a hosted feature; use waitFor to let a page render';
+const llmstxt = 'it is a hosted feature; crawl the site with formats ["markdown"] instead';
+
+const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId: string; what: string; why: string }[] = [
+  { method: 'post', path: '/v1/search', operationId: 'search', what: 'Web search', why: search },
+  { method: 'post', path: '/v1/extract', operationId: 'extractJob', what: 'Extract jobs', why: extractJobs },
+  { method: 'get', path: '/v1/extract/:id', operationId: 'extractJobStatus', what: 'Extract jobs', why: extractJobs },
   { method: 'post', path: '/v1/deep-research', operationId: 'deepResearch', what: 'Deep research', why: 'it needs web search and an agent' },
   { method: 'get', path: '/v1/deep-research/:id', operationId: 'deepResearchStatus', what: 'Deep research', why: 'it needs web search and an agent' },
-  { method: 'post', path: '/v1/llmstxt', operationId: 'llmsTxt', what: 'llms.txt generation', why: 'it is a hosted feature; crawl the site with formats ["markdown"] instead' },
-  { method: 'get', path: '/v1/llmstxt/:id', operationId: 'llmsTxtStatus', what: 'llms.txt generation', why: 'it is a hosted feature; crawl the site with formats ["markdown"] instead' },
-  { method: 'get', path: '/v1/team/credit-usage', operationId: 'creditUsage', what: 'Credit usage', why: 'there are no hosted credits here: API keys are not metered' },
-  { method: 'get', path: '/v1/team/credit-usage/historical', operationId: 'creditUsageHistorical', what: 'Credit usage', why: 'there are no hosted credits here: API keys are not metered' },
-  { method: 'get', path: '/v1/team/token-usage', operationId: 'tokenUsage', what: 'Token usage', why: 'there are no hosted credits here: API keys are not metered' },
-  { method: 'get', path: '/v1/team/token-usage/historical', operationId: 'tokenUsageHistorical', what: 'Token usage', why: 'there are no hosted credits here: API keys are not metered' },
+  { method: 'post', path: '/v1/llmstxt', operationId: 'llmsTxt', what: 'llms.txt generation', why: llmstxt },
+  { method: 'get', path: '/v1/llmstxt/:id', operationId: 'llmsTxtStatus', what: 'llms.txt generation', why: llmstxt },
+  { method: 'get', path: '/v1/team/credit-usage', operationId: 'creditUsage', what: 'Credit usage', why: credits },
+  { method: 'get', path: '/v1/team/credit-usage/historical', operationId: 'creditUsageHistorical', what: 'Credit usage', why: credits },
+  { method: 'get', path: '/v1/team/token-usage', operationId: 'tokenUsage', what: 'Token usage', why: credits },
+  { method: 'get', path: '/v1/team/token-usage/historical', operationId: 'tokenUsageHistorical', what: 'Token usage', why: credits },
   { method: 'get', path: '/v1/team/queue-status', operationId: 'queueStatus', what: 'Queue status', why: 'jobs run on Temporal here: its UI shows them' },
+  // v2: what the SDKs' default clients and the MCP server can call besides scrape, crawl, map, batch scrape and monitors.
+  { method: 'post', path: '/v2/search', operationId: 'searchV2', what: 'Web search', why: search },
+  { method: 'post', path: '/v2/search/:id/feedback', operationId: 'searchFeedbackV2', what: 'Search feedback', why: search },
+  { method: 'post', path: '/v2/search/developer', operationId: 'developerSearchV2', what: 'Developer search', why: search },
+  { method: 'get', path: '/v2/search/developer', operationId: 'developerSearchGetV2', what: 'Developer search', why: search },
+  { method: 'post', path: '/v2/search/gov', operationId: 'govSearchV2', what: 'Government search', why: search },
+  { method: 'get', path: '/v2/search/research/papers', operationId: 'researchPapersV2', what: 'Research search', why: search },
+  { method: 'get', path: '/v2/search/research/papers/:id', operationId: 'researchPaperV2', what: 'Research search', why: search },
+  { method: 'get', path: '/v2/search/research/papers/:id/similar', operationId: 'researchSimilarPapersV2', what: 'Research search', why: search },
+  { method: 'get', path: '/v2/search/research/github', operationId: 'researchGithubV2', what: 'Research search', why: search },
+  { method: 'post', path: '/v2/feedback', operationId: 'feedbackV2', what: 'Feedback', why: 'it goes to the hosted service; open an issue on this project instead' },
+  { method: 'post', path: '/v2/extract', operationId: 'extractJobV2', what: 'Extract jobs', why: extractJobs },
+  { method: 'get', path: '/v2/extract/:id', operationId: 'extractJobStatusV2', what: 'Extract jobs', why: extractJobs },
+  { method: 'post', path: '/v2/agent', operationId: 'agentV2', what: 'The agent', why: agent },
+  { method: 'get', path: '/v2/agent', operationId: 'agentListV2', what: 'The agent', why: agent },
+  { method: 'get', path: '/v2/agent/:id', operationId: 'agentStatusV2', what: 'The agent', why: agent },
+  { method: 'delete', path: '/v2/agent/:id', operationId: 'agentCancelV2', what: 'The agent', why: agent },
+  { method: 'get', path: '/v2/agent/:id/trace', operationId: 'agentTraceV2', what: 'The agent', why: agent },
+  { method: 'get', path: '/v2/agent/:id/snapshots/:snapshotId', operationId: 'agentSnapshotV2', what: 'The agent', why: agent },
+  { method: 'get', path: '/v2/agent/threads/:threadId', operationId: 'agentThreadV2', what: 'The agent', why: agent },
+  { method: 'post', path: '/v2/scrape/:id/interact', operationId: 'interactV2', what: 'Interacting with a scraped page', why: browser },
+  { method: 'delete', path: '/v2/scrape/:id/interact', operationId: 'interactStopV2', what: 'Interacting with a scraped page', why: browser },
+  { method: 'post', path: '/v2/browser', operationId: 'browserV2', what: 'Browser sessions', why: browser },
+  { method: 'get', path: '/v2/browser', operationId: 'browserListV2', what: 'Browser sessions', why: browser },
+  { method: 'post', path: '/v2/browser/:id/execute', operationId: 'browserExecuteV2', what: 'Browser sessions', why: browser },
+  { method: 'delete', path: '/v2/browser/:id', operationId: 'browserCloseV2', what: 'Browser sessions', why: browser },
+  { method: 'post', path: '/v2/parse', operationId: 'parseV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
+  { method: 'get', path: '/v2/parse/formats', operationId: 'parseFormatsV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
+  { method: 'post', path: '/v2/parse/upload-url', operationId: 'parseUploadUrlV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
+  { method: 'post', path: '/v2/crawl/params-preview', operationId: 'crawlParamsPreviewV2', what: 'Crawl options from a prompt', why: 'it needs the hosted planner; give includePaths, excludePaths, limit and the other options yourself' },
+  { method: 'get', path: '/v2/crawl/active', operationId: 'activeCrawlsV2', what: 'Listing active crawls', why: 'the Temporal UI lists running crawls (search CrawlStatus = "scraping"), and the dashboard lists an account’s jobs' },
+  { method: 'get', path: '/v2/concurrency-check', operationId: 'concurrencyCheckV2', what: 'The concurrency check', why: 'there is no hosted concurrency plan here: a crawl’s maxConcurrency and the workers’ WORKER_CONCURRENCY bound it' },
+  { method: 'get', path: '/v2/team/credit-usage', operationId: 'creditUsageV2', what: 'Credit usage', why: credits },
+  { method: 'get', path: '/v2/team/credit-usage/historical', operationId: 'creditUsageHistoricalV2', what: 'Credit usage', why: credits },
+  { method: 'get', path: '/v2/team/token-usage', operationId: 'tokenUsageV2', what: 'Token usage', why: credits },
+  { method: 'get', path: '/v2/team/token-usage/historical', operationId: 'tokenUsageHistoricalV2', what: 'Token usage', why: credits },
+  { method: 'get', path: '/v2/team/queue-status', operationId: 'queueStatusV2', what: 'Queue status', why: 'jobs run on Temporal here: its UI shows them' },
+  { method: 'get', path: '/exchange/discover', operationId: 'exchangeDiscover', what: 'The provider exchange', why: 'it is a hosted feature' },
 ];
 
-export const notOfferedRoutes: RouteSpec[] = operations.map(({ method, path, operationId, what, why }) =>
-  defineRoute({
+/** `/v2/agent/:id/snapshots/:snapshotId` → ['id', 'snapshotId'] */
+const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+
+export const notOfferedRoutes: RouteSpec[] = operations.map(({ method, path, operationId, what, why }) => {
+  const names = paramsOf(path);
+  return defineRoute({
     method,
     path,
     operationId,
@@ -31,11 +82,11 @@ export const notOfferedRoutes: RouteSpec[] = operations.map(({ method, path, ope
     description: `Answers 501 \`not_supported\`: ${why}.`,
     tag: 'Not offered here',
     auth: 'none',
-    ...(method === 'post' ? { body: { type: 'object', description: 'Not read: the operation is not offered.' } as const } : {}),
-    ...(path.endsWith('/:id') ? { params: { type: 'object', properties: { id: { type: 'string', description: 'Not read.' } }, required: ['id'] } as const } : {}),
+    readsNoBody: true,
+    ...(names.length ? { params: { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string', description: 'Not read.' }])), required: names } as const } : {}),
     responses: { 501: { description: 'Not offered by this server.', schema: { $ref: '#/components/schemas/Error' } } },
     handler() {
       throw new NotSupportedError(`${what} is not offered by this server: ${why}. ${offered}`);
     },
-  }),
-);
+  });
+});

@@ -14,6 +14,7 @@ export const mapRequestSchema = {
     url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Site to map; a missing scheme becomes https://.' },
     limit: { type: 'integer', minimum: 1, maximum: MAP_LIMIT_MAX, default: MAP_LIMIT_MAX, description: 'Maximum links returned (1–5000).' },
     includeSubdomains: { type: 'boolean', default: false, description: 'Also list URLs on subdomains of the site.' },
+    ignoreQueryParameters: { type: 'boolean', default: false, description: 'List URLs that differ only in their query once, without the query.' },
     search: { type: 'string', maxLength: 500, description: 'URLs containing more of these words are listed first.' },
     includePaths: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 }, default: [], description: 'Patterns a URL must match (as for crawl).' },
     excludePaths: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 }, default: [], description: 'Patterns that drop a URL (as for crawl).' },

@@ -5,10 +5,12 @@
  */
 import type { PageOptions } from '../schemas/scrape.js';
 
-export type V2Format = string | { type: string; modes?: ('git-diff' | 'json')[]; schema?: Record<string, unknown>; prompt?: string; tag?: string | null; fullPage?: boolean };
+export type V2Format =
+  | string
+  | { type: string; modes?: ('git-diff' | 'json')[]; schema?: Record<string, unknown>; prompt?: string | null; tag?: string | null; fullPage?: boolean; [other: string]: unknown };
 
-/** v2 format names that are the same here. */
-const SAME = new Set(['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking', 'json']);
+/** v2 formats offered here. `json` only as an object (`{ type: "json", schema?, prompt? }`), as the SDKs send it. */
+const OFFERED = new Set(['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking', 'json']);
 
 export class FormatError extends Error {
   override name = 'FormatError';
@@ -21,20 +23,26 @@ export class FormatError extends Error {
   }
 }
 
-/** v1 formats and the options v2 carries inside them; throws FormatError for a format not offered here. */
+/**
+ * v1 formats and the options v2 carries inside them; throws FormatError for a format not offered
+ * here. A screenshot's `quality` and `viewport` are ignored (PNG, 1280×800; 390×844 with `mobile`).
+ */
 export function formatsFromV2(formats: readonly V2Format[]): Pick<PageOptions, 'formats' | 'changeTrackingOptions' | 'jsonOptions'> {
   const out = new Set<PageOptions['formats'][number]>();
   let changeTrackingOptions: PageOptions['changeTrackingOptions'];
   let jsonOptions: PageOptions['jsonOptions'];
   formats.forEach((format, index) => {
     const type = typeof format === 'string' ? format : format.type;
-    if (!SAME.has(type)) throw new FormatError(index, `the ${JSON.stringify(type)} format is not offered here (offered: ${[...SAME].join(', ')})`);
+    if (!OFFERED.has(type)) throw new FormatError(index, `the ${JSON.stringify(type)} format is not offered by this server (offered: ${[...OFFERED].join(', ')})`);
     if (type === 'screenshot' && typeof format === 'object' && format.fullPage) out.add('screenshot@fullPage');
     else out.add(type as PageOptions['formats'][number]);
     if (typeof format === 'object' && type === 'changeTracking') {
       changeTrackingOptions = { ...(format.modes ? { modes: format.modes } : {}), ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}), ...(format.tag !== undefined ? { tag: format.tag } : {}) };
     }
-    if (typeof format === 'object' && type === 'json') jsonOptions = { ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}) };
+    if (type === 'json') {
+      if (typeof format !== 'object' || (!format.schema && !format.prompt)) throw new FormatError(index, 'the json format needs its options: { "type": "json", "schema": {...} } or { "type": "json", "prompt": "..." }');
+      jsonOptions = { ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}) };
+    }
   });
   return { formats: [...out], ...(changeTrackingOptions ? { changeTrackingOptions } : {}), ...(jsonOptions ? { jsonOptions } : {}) };
 }

@@ -1,0 +1,212 @@
+/**
+ * The hosted v2 API's scrape, crawl, map and batch scrape (README "The v2 API"), which the official
+ * SDKs' default clients and the MCP server call. Each is an adapter: the v2 request becomes the v1
+ * options (core/v2/requests.ts, then the v1 schema's defaults), the same operation runs with the
+ * same rate limit, x402 price, credits and webhooks, and its answer is put in the v2 shape.
+ */
+import { documentSchema } from '../../core/schemas/document.js';
+import { batchIdParams, batchScrapeRequestSchema, type BatchScrapeOptions } from '../../core/schemas/batch.js';
+import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema, jobErrorsSchema, type CrawlOptions } from '../../core/schemas/crawl.js';
+import { mapRequestSchema, type MapOptions } from '../../core/schemas/map.js';
+import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
+import { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeRequestSchema } from '../../core/schemas/v2.js';
+import { batchFromV2, crawlFromV2, mapFromV2, scrapeFromV2 } from '../../core/v2/requests.js';
+import { historyOwner } from '../../core/change-tracking.js';
+import { ConflictError, NotSupportedError } from '../../core/errors.js';
+import type { CrawlKind } from '../../prisma/client.js';
+import { startBatchScrape } from '../batch.js';
+import { startCrawl } from '../crawl.js';
+import { cancelJob, jobErrors, jobStatus, jobUrl } from '../jobs.js';
+import { runMap } from '../map.js';
+import { validateInput } from '../middleware/validate.js';
+import { defineRoute, type AppContext, type Schema } from '../route.js';
+import { runScrape, type ScrapeRequest } from '../scrape.js';
+import { caller, linkStyle } from './crawl.js';
+
+const errorRef = { $ref: '#/components/schemas/Error' } as const;
+const unavailable = { description: 'The workers (Temporal) cannot be reached; nothing was started.', schema: errorRef } as const;
+
+/** The translated request through the v1 schema: its defaults filled in, as a v1 request would have them. */
+const asV1 = <T>(schema: Schema, translated: Record<string, unknown>): T => validateInput('body', schema, translated) as T;
+
+/** A v2 document: the v1 one, with the scrape's warning inside it. */
+const v2DocumentSchema = { ...documentSchema, properties: { ...documentSchema.properties, warning: { type: 'string', description: 'Set when the target answered non-2xx or extraction failed.' } } } as const;
+
+const started = (what: string) =>
+  ({
+    description: `The ${what} was created and is running.`,
+    schema: {
+      type: 'object',
+      properties: {
+        success: { const: true },
+        id: { type: 'string' },
+        url: { type: 'string', description: `The ${what}’s status URL.` },
+        invalidURLs: { type: 'array', items: { type: 'string' }, description: 'Batch scrape with ignoreInvalidURLs: the URLs left out.' },
+      },
+      required: ['success', 'id', 'url'],
+    },
+  }) as const;
+
+export const scrapeV2Route = defineRoute({
+  method: 'post',
+  path: '/v2/scrape',
+  operationId: 'scrapeV2',
+  billed: true,
+  credits: 1,
+  summary: 'Scrape one page (v2)',
+  description: 'POST /v1/scrape in the v2 shape: formats may be objects, `onlyMainContent` defaults to true, the document’s `warning` is inside `data`. The same errors as POST /v1/scrape; a body with `alexandria` gets 501.',
+  tag: 'v2',
+  auth: 'apiKey',
+  rateLimit: 'scrape',
+  paidAs: 'scrape',
+  body: v2ScrapeRequestSchema,
+  responses: {
+    200: { description: 'The page.', schema: { type: 'object', properties: { success: { const: true }, data: v2DocumentSchema }, required: ['success', 'data'] } },
+    408: { description: 'The scrape did not finish within `timeout`.', schema: errorRef },
+    501: { description: 'A hosted-only form of the request (`alexandria`).', schema: errorRef },
+    502: { description: 'Every way of fetching the page failed; `error` says what failed.', schema: errorRef },
+    503: { description: 'No worker can take the scrape right now. Retry after the Retry-After seconds.', schema: errorRef },
+  },
+  async handler(ctx, { body }) {
+    if (body.alexandria !== undefined) throw new NotSupportedError('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape and map.');
+    const request = asV1<ScrapeRequest>(scrapeRequestSchema, scrapeFromV2(body));
+    const { data, warning } = await runScrape(ctx.state.deps, request, historyOwner(ctx.state.auth ?? {}), ctx.state.payment?.workBudgetMs());
+    ctx.body = { success: true, data: { ...data, ...(warning ? { warning } : {}) } };
+  },
+});
+
+export const mapV2Route = defineRoute({
+  method: 'post',
+  path: '/v2/map',
+  operationId: 'mapV2',
+  billed: true,
+  credits: 1,
+  summary: 'List the URLs of a site (v2)',
+  description: 'POST /v1/map in the v2 shape: `sitemap` is `include` (default), `skip` or `only`; subdomains are included and query strings dropped unless turned off; each link is `{ url }`.',
+  tag: 'v2',
+  auth: 'apiKey',
+  rateLimit: 'map',
+  paidAs: 'map',
+  body: v2MapRequestSchema,
+  responses: {
+    200: {
+      description: 'The URLs found.',
+      schema: {
+        type: 'object',
+        properties: { success: { const: true }, links: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } } },
+        required: ['success', 'links'],
+      },
+    },
+    408: { description: 'The map did not finish within its timeout (60 s by default).', schema: errorRef },
+    502: { description: 'The site could not be read at all; `error` says what failed.', schema: errorRef },
+    503: unavailable,
+  },
+  async handler(ctx, { body }) {
+    const options = asV1<MapOptions>(mapRequestSchema, mapFromV2(body));
+    const { links } = await runMap(ctx.state.deps, options, ctx.state.payment?.workBudgetMs(), ctx.state.auth?.apiKeyId);
+    ctx.body = { success: true, links: links.map((url) => ({ url })) };
+  },
+});
+
+export const startCrawlV2Route = defineRoute({
+  method: 'post',
+  path: '/v2/crawl',
+  operationId: 'startCrawlV2',
+  billed: true,
+  summary: 'Start a crawl (v2)',
+  description:
+    'POST /v1/crawl in the v2 shape: `sitemap` (`include` by default, `skip`, `only`) instead of ignoreSitemap, no path-depth bound (maxDiscoveryDepth bounds link hops), `scrapeOptions` as in POST /v2/scrape. `url` in the answer is the status URL. Poll GET /v2/crawl/{id}.',
+  tag: 'v2',
+  auth: 'apiKey',
+  rateLimit: 'crawl',
+  paidAs: 'crawl',
+  body: v2CrawlRequestSchema,
+  responses: { 200: started('crawl'), 503: unavailable },
+  async handler(ctx, { body }) {
+    const options = asV1<CrawlOptions>(crawlRequestSchema, crawlFromV2(body));
+    const { id } = await startCrawl(ctx.state.deps, options, caller(ctx));
+    ctx.body = { success: true, id, url: jobUrl(ctx.state.deps, 'crawl', id, linkStyle(ctx), '', 'v2') };
+  },
+});
+
+export const startBatchScrapeV2Route = defineRoute({
+  method: 'post',
+  path: '/v2/batch/scrape',
+  operationId: 'startBatchScrapeV2',
+  billed: true,
+  summary: 'Start a batch scrape (v2)',
+  description: 'POST /v1/batch/scrape with the scrape options of POST /v2/scrape. Poll GET /v2/batch/scrape/{id}.',
+  tag: 'v2',
+  auth: 'apiKey',
+  rateLimit: 'batchScrape',
+  paidAs: 'batchScrape',
+  body: v2BatchScrapeRequestSchema,
+  responses: { 200: started('batch scrape'), 503: unavailable },
+  async handler(ctx, { body }) {
+    const options = asV1<BatchScrapeOptions>(batchScrapeRequestSchema, batchFromV2(body));
+    ctx.body = await startBatchScrape(ctx.state.deps, options, caller(ctx), linkStyle(ctx), 'v2');
+  },
+});
+
+/** Status, cancel and errors of a crawl or a batch scrape, on its v2 path. */
+function jobRoutes(kind: CrawlKind) {
+  const crawl = kind === 'crawl';
+  const noun = crawl ? 'crawl' : 'batch scrape';
+  const path = crawl ? '/v2/crawl/:id' : '/v2/batch/scrape/:id';
+  const name = crawl ? 'Crawl' : 'BatchScrape';
+  const common = { tag: 'v2', auth: 'apiKey', params: crawl ? crawlIdParams : batchIdParams } as const;
+  const notFound = { description: `Unknown or expired ${noun} id.`, schema: errorRef } as const;
+  return [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path,
+      operationId: `get${name}V2`,
+      rateLimit: 'crawlStatus',
+      paidAs: 'crawlStatus',
+      summary: `${crawl ? 'Crawl' : 'Batch scrape'} status and documents (v2)`,
+      description: 'As on v1; pages with `skip` and `limit`. `next` is present only while more finished documents exist beyond this page.',
+      query: crawlStatusQuery,
+      responses: { 200: { description: 'Status, counters and one page of documents.', schema: crawlStatusSchema }, 404: notFound },
+      async handler(ctx: AppContext, { params, query }) {
+        ctx.body = await jobStatus(ctx.state.deps, params.id, caller(ctx), { offset: query.offset ?? query.skip ?? 0, limit: query.limit, path: kind, style: linkStyle(ctx), version: 'v2' });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path,
+      operationId: `cancel${name}V2`,
+      rateLimit: 'cancel',
+      paidAs: 'cancel',
+      summary: `Cancel a ${noun} (v2)`,
+      description: `The status is \`cancelled\` at once; queued pages are dropped. A ${noun} that had already completed or failed gets 409; cancelling a cancelled one again answers 200.`,
+      responses: {
+        200: { description: 'Cancelled.', schema: { type: 'object', properties: { success: { const: true }, status: { const: 'cancelled' } }, required: ['success', 'status'] } },
+        404: notFound,
+        409: { description: `The ${noun} had already completed or failed.`, schema: errorRef },
+      },
+      async handler(ctx: AppContext, { params }) {
+        const { endedAs } = await cancelJob(ctx.state.deps, params.id, caller(ctx), crawl ? undefined : 'batch_scrape');
+        if (endedAs && endedAs !== 'cancelled') throw new ConflictError(`The ${noun} ${params.id} has already ${endedAs === 'completed' ? 'completed' : 'failed'}: there is nothing to cancel.`);
+        ctx.body = { success: true, status: 'cancelled' };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: `${path}/errors`,
+      operationId: `get${name}ErrorsV2`,
+      rateLimit: 'crawlStatus',
+      paidAs: 'crawlStatus',
+      summary: `Pages of a ${noun} that failed (v2)`,
+      description: 'Each failed page with its error and code, and the URLs robots.txt kept the job from.',
+      responses: { 200: { description: 'The failures so far.', schema: jobErrorsSchema }, 404: notFound },
+      async handler(ctx: AppContext, { params }) {
+        ctx.body = await jobErrors(ctx.state.deps, params.id, caller(ctx), crawl ? undefined : 'batch_scrape');
+      },
+    }),
+  ];
+}
+
+export const v2Routes = [scrapeV2Route, mapV2Route, startCrawlV2Route, ...jobRoutes('crawl'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape')];

@@ -1,0 +1,190 @@
+/**
+ * Contract test: the official JS SDK (@mendable/firecrawl-js, pinned in package.json), unmodified,
+ * its default client `Firecrawl` (the hosted v2 API) driven method by method against the real stack
+ * and loopback sites: scrape in every format offered, map, crawl (waiter, start + status with
+ * paging, cancel, errors) and batch scrape (the same), plus the clear errors for what is not offered.
+ */
+import Firecrawl, { SdkError, type FormatOption } from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
+import { pollUntil } from './helpers/poll.js';
+import { startTestStack, type TestStack } from './helpers/stack.js';
+
+let sites: SdkSites;
+let stack: TestStack;
+let app: Firecrawl;
+
+beforeAll(async () => {
+  sites = await startSdkSites();
+  stack = await startTestStack(sites.llmEnv);
+  app = new Firecrawl({ apiKey: stack.key, apiUrl: stack.api.url });
+});
+afterAll(async () => {
+  await stack?.close();
+  await sites?.close();
+});
+
+const sourceUrls = (docs: { metadata?: { sourceURL?: string } }[]) => docs.map((d) => String(d.metadata?.sourceURL)).sort();
+const crawlEnded = (id: string) => pollUntil(() => app.getCrawlStatus(id, { autoPaginate: false }), (s) => s.status !== 'scraping', `crawl ${id} ended`);
+/** The SDK's error for a call that should fail. */
+async function sdkError(call: Promise<unknown>): Promise<SdkError> {
+  const err = await call.then(
+    (value) => new Error(`the SDK returned ${JSON.stringify(value).slice(0, 300)}`),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof SdkError)) throw err;
+  return err;
+}
+
+describe('Firecrawl.scrape (v2)', () => {
+  it('returns markdown, html, rawHtml and links, with the metadata; onlyMainContent is on by default', async () => {
+    const url = `${sites.pages.url}/contract`;
+    const doc = await app.scrape(url, { formats: ['markdown', 'html', 'rawHtml', 'links'] });
+    expect(doc).toEqual({
+      markdown: `# SDK contract\n\nHello from [page b](${sites.pages.url}/docs/b).`,
+      html: `<main><h1>SDK contract</h1><p>Hello from <a href="${sites.pages.url}/docs/b">page b</a>.</p></main>`,
+      rawHtml: contractHtml,
+      links: [`${sites.pages.url}/docs/a`, `${sites.pages.url}/docs/b`],
+      metadata: expect.objectContaining({ title: 'SDK contract', description: 'The page the SDK tests scrape.', language: 'en', sourceURL: url, url, statusCode: 200 }),
+    });
+    const whole = await app.scrape(url, { formats: ['markdown'], onlyMainContent: false });
+    expect(whole.markdown).toBe(`[Docs](${sites.pages.url}/docs/a)\n\n# SDK contract\n\nHello from [page b](${sites.pages.url}/docs/b).`);
+  });
+
+  it('returns a viewport screenshot and, with the screenshot object, a full-page one', async () => {
+    const url = `${sites.pages.url}/tall`;
+    const view = await app.scrape(url, { formats: ['screenshot'] });
+    const full = await app.scrape(url, { formats: [{ type: 'screenshot', fullPage: true }] });
+    expect(Object.keys(view).sort()).toEqual(['metadata', 'screenshot']);
+    expect(pngSize(view.screenshot!)).toEqual({ width: 1280, height: 800 });
+    expect(pngSize(full.screenshot!)).toEqual({ width: 1280, height: 3000 });
+  });
+
+  it('extracts with the json format object into json, through the LLM endpoint', async () => {
+    const before = sites.llm.requests.length;
+    const doc = await app.scrape(`${sites.pages.url}/contract`, { formats: [{ type: 'json', schema: titleSchema, prompt: 'The page title.' }] });
+    expect(doc.json).toEqual(LLM_ANSWER);
+    expect(doc.markdown).toBeUndefined();
+    expect(sites.llm.requests.length).toBe(before + 1);
+    expect(JSON.stringify(sites.llm.requests.at(-1)!.response_format)).toContain(JSON.stringify(titleSchema.properties));
+  });
+
+  it('tracks changes with the changeTracking format object: new, then same', async () => {
+    const url = `${sites.pages.url}/docs/a`;
+    const formats: FormatOption[] = ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: `v2-js-${Date.now()}` }];
+    const first = await app.scrape(url, { formats });
+    const second = await app.scrape(url, { formats });
+    expect(first.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null, visibility: 'visible' });
+    expect(second.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.stringMatching(/^\d{4}-/) });
+  });
+
+  it('refuses a format this server does not offer with a 400 naming it', async () => {
+    const err = await sdkError(app.scrape(`${sites.pages.url}/contract`, { formats: ['markdown', 'summary'] }));
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('invalid_request');
+    expect(err.details).toEqual([{ field: 'formats[1]', message: 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' }]);
+  });
+});
+
+describe('Firecrawl.map (v2)', () => {
+  it('maps a site into link objects: seed, sitemap URLs, then page links', async () => {
+    const base = sites.pages.url;
+    const res = await app.map(`${base}/`);
+    expect(res.links).toEqual([`${base}/`, `${base}/docs/b`, `${base}/contract`, `${base}/docs/a`, `${base}/private/x`, `${base}/binary`].map((url) => ({ url })));
+  });
+
+  it('lists only the sitemap with sitemap "only", and follows search and limit', async () => {
+    const base = sites.pages.url;
+    expect((await app.map(`${base}/`, { sitemap: 'only' })).links).toEqual([{ url: `${base}/docs/b` }, { url: `${base}/contract` }]);
+    expect((await app.map(`${base}/`, { search: 'docs', limit: 2 })).links).toEqual([{ url: `${base}/docs/b` }, { url: `${base}/docs/a` }]);
+  });
+});
+
+describe('Firecrawl crawls (v2)', () => {
+  it(`crawl waits for a ${TREE_PAGES}-page crawl and returns every document, following next`, async () => {
+    const job = await app.crawl(`${sites.tree.url}/`, { limit: 1000, pollInterval: 1 });
+    expect(job).toMatchObject({ status: 'completed', completed: TREE_PAGES, total: TREE_PAGES, creditsUsed: TREE_PAGES });
+    expect(job.data).toHaveLength(TREE_PAGES);
+    expect(sourceUrls(job.data)).toEqual(treeUrls(sites.tree.url));
+    expect(job.data.find((d) => d.metadata?.sourceURL === `${sites.tree.url}/p/1`)?.markdown).toBe(treePageMarkdown(sites.tree.url, 1));
+  });
+
+  it('startCrawl answers with the v2 status URL; getCrawlStatus reads one page with next, or everything', async () => {
+    const started = await app.startCrawl(`${sites.tree.url}/`, { limit: 1000 });
+    expect(started).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: `${stack.api.url}/v2/crawl/${started.id}` });
+    const ended = await crawlEnded(started.id);
+    expect(ended).toMatchObject({ status: 'completed', completed: TREE_PAGES, total: TREE_PAGES, creditsUsed: TREE_PAGES, next: `${stack.api.url}/v2/crawl/${started.id}?skip=100&limit=100` });
+    expect(ended.data).toHaveLength(100);
+    const all = await app.getCrawlStatus(started.id);
+    expect(all.data).toHaveLength(TREE_PAGES);
+    expect(sourceUrls(all.data)).toEqual(treeUrls(sites.tree.url));
+    const capped = await app.getCrawlStatus(started.id, { maxPages: 1 });
+    expect(capped.data).toHaveLength(200);
+  });
+
+  it('cancelCrawl stops a crawl of slow pages; cancelling a completed crawl is a 409', async () => {
+    const { id } = await app.startCrawl(`${sites.slow.url}/`, { maxConcurrency: 1 });
+    expect(await app.cancelCrawl(id)).toBe(true);
+    const status = await crawlEnded(id);
+    expect(status.status).toBe('cancelled');
+    expect(status.completed).toBeLessThan(30);
+    expect(await app.cancelCrawl(id)).toBe(true);
+
+    const { id: doneId } = await app.startCrawl(`${sites.pages.url}/docs/b`, { limit: 1 });
+    await crawlEnded(doneId);
+    const err = await sdkError(app.cancelCrawl(doneId));
+    expect(err.status).toBe(409);
+    expect(err.message).toBe(`The crawl ${doneId} has already completed: there is nothing to cancel.`);
+  });
+
+  it('getCrawlErrors lists the page that failed and the URL robots.txt disallowed; sitemap "skip" and crawlEntireDomain apply', async () => {
+    const { id } = await app.startCrawl(`${sites.pages.url}/docs/a`, { sitemap: 'skip', crawlEntireDomain: true, scrapeOptions: { formats: ['markdown', 'links'] } });
+    const ended = await crawlEnded(id);
+    expect(ended).toMatchObject({ status: 'completed', completed: 4, total: 4, creditsUsed: 3 });
+    expect(sourceUrls(ended.data)).toEqual([`${sites.pages.url}/`, `${sites.pages.url}/docs/a`, `${sites.pages.url}/docs/b`]);
+    expect(ended.data.find((d) => d.metadata?.sourceURL === `${sites.pages.url}/docs/a`)?.links).toEqual([`${sites.pages.url}/docs/b`]);
+    expect(await app.getCrawlErrors(id)).toEqual({ errors: [binaryError(`${sites.pages.url}/binary`)], robotsBlocked: [`${sites.pages.url}/private/x`] });
+  });
+
+  it('crawls the seed and the sitemap URLs alone with sitemap "only"', async () => {
+    const job = await app.crawl(`${sites.pages.url}/`, { sitemap: 'only', pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    expect(sourceUrls(job.data)).toEqual([`${sites.pages.url}/`, `${sites.pages.url}/contract`, `${sites.pages.url}/docs/b`]);
+  });
+});
+
+describe('Firecrawl batch scrapes (v2)', () => {
+  it(`batchScrape scrapes ${TREE_PAGES} URLs and waits for every document, following next`, async () => {
+    const urls = treeUrls(sites.tree.url);
+    const job = await app.batchScrape(urls, { options: { formats: ['markdown'] }, pollInterval: 1 });
+    expect(job).toMatchObject({ status: 'completed', completed: TREE_PAGES, total: TREE_PAGES, creditsUsed: TREE_PAGES });
+    expect(sourceUrls(job.data)).toEqual(urls);
+    expect(job.data.find((d) => d.metadata?.sourceURL === `${sites.tree.url}/p/1`)?.markdown).toBe(treePageMarkdown(sites.tree.url, 1));
+  });
+
+  it('startBatchScrape, getBatchScrapeStatus, getBatchScrapeErrors and cancelBatchScrape', async () => {
+    const urls = [`${sites.pages.url}/contract`, `${sites.pages.url}/binary`];
+    const started = await app.startBatchScrape(urls, { options: { formats: [{ type: 'json', prompt: 'The page title.' }] } });
+    expect(started).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: `${stack.api.url}/v2/batch/scrape/${started.id}`, invalidURLs: undefined });
+    const ended = await pollUntil(() => app.getBatchScrapeStatus(started.id), (s) => s.status !== 'scraping', 'batch ended');
+    expect(ended).toMatchObject({ status: 'completed', completed: 2, total: 2, creditsUsed: 1 });
+    expect(ended.data).toEqual([expect.objectContaining({ json: LLM_ANSWER })]);
+    expect(await app.getBatchScrapeErrors(started.id)).toEqual({ errors: [binaryError(`${sites.pages.url}/binary`)], robotsBlocked: [] });
+
+    const slow = await app.startBatchScrape(Array.from({ length: 10 }, (_, i) => `${sites.slow.url}/p/${i + 1}`), { maxConcurrency: 1 });
+    expect(await app.cancelBatchScrape(slow.id)).toBe(true);
+    const cancelled = await pollUntil(() => app.getBatchScrapeStatus(slow.id), (s) => s.status !== 'scraping', 'batch cancelled');
+    expect(cancelled.status).toBe('cancelled');
+  });
+});
+
+describe('what this server does not offer, through the SDK', () => {
+  it('search, extract and agent get 501 not_supported with a message saying so', async () => {
+    for (const call of [app.search('anything'), app.extract({ urls: [`${sites.pages.url}/contract`], prompt: 'x' }), app.startAgent({ prompt: 'x' })]) {
+      const err = await sdkError(call as Promise<unknown>);
+      expect(err.status).toBe(501);
+      expect(err.code).toBe('not_supported');
+      expect(err.message).toMatch(/ is not offered by this server: .*This server offers scrape, crawl, batch scrape and map\.$/);
+    }
+  });
+});
