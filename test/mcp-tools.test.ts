@@ -1,0 +1,108 @@
+/**
+ * Contract test with the official Firecrawl MCP server (firecrawl-mcp, pinned in package.json),
+ * unmodified, over stdio with the MCP SDK's own client, pointed at the test stack with
+ * FIRECRAWL_API_URL: its scrape, map, crawl and crawl-status tools (which call /v2/scrape, /v2/map
+ * and /v2/crawl) work, and the client accepts every answer against the tools' output schemas.
+ * The monitor tools have their own file (test/mcp-monitor.test.ts).
+ */
+import { createRequire } from 'node:module';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LLM_ANSWER, pngSize, startSdkSites, titleSchema, treePageMarkdown, type SdkSites } from './fixtures/sdk-site.js';
+import { startTestStack, type TestStack } from './helpers/stack.js';
+
+const require = createRequire(import.meta.url);
+let sites: SdkSites;
+let stack: TestStack;
+let mcp: Client;
+
+beforeAll(async () => {
+  sites = await startSdkSites();
+  stack = await startTestStack(sites.llmEnv);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [require.resolve('firecrawl-mcp/dist/index.js')],
+    env: { PATH: process.env.PATH ?? '', FIRECRAWL_API_URL: stack.api.url, FIRECRAWL_API_KEY: stack.key },
+    stderr: 'pipe',
+  });
+  mcp = new Client({ name: 'pagewright-contract-test', version: '1.0.0' });
+  await mcp.connect(transport);
+});
+afterAll(async () => {
+  await mcp?.close();
+  await stack?.close();
+  await sites?.close();
+});
+
+type Doc = { markdown?: string; json?: unknown; screenshot?: string; metadata: Record<string, unknown> };
+type CrawlResult = { id: string; status: string; completed: number; total: number; creditsUsed: number; next: string | null; data: Doc[] };
+
+/** Calls a tool; the MCP client has already checked structuredContent against the tool's output schema. */
+async function tool<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: T; text: string }> {
+  const result = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: T; content: { type: string; text: string }[] };
+  return { isError: Boolean(result.isError), data: result.structuredContent ?? ({} as T), text: result.content.map((c) => c.text).join('\n') };
+}
+
+const sourceUrls = (docs: Doc[]) => docs.map((d) => String(d.metadata.sourceURL)).sort();
+
+describe('the official MCP server’s scrape, map and crawl tools', () => {
+  it('firecrawl_scrape returns the main content as markdown, with the metadata', async () => {
+    const url = `${sites.pages.url}/contract`;
+    const res = await tool<Doc>('firecrawl_scrape', { url, formats: ['markdown'] });
+    expect(res.isError, res.text).toBe(false);
+    expect(res.data.markdown).toBe(`# SDK contract\n\nHello from [page b](${sites.pages.url}/docs/b).`);
+    expect(res.data.metadata).toMatchObject({ title: 'SDK contract', sourceURL: url, url, statusCode: 200 });
+  });
+
+  it('firecrawl_scrape extracts JSON through the LLM endpoint and takes a full-page screenshot', async () => {
+    const json = await tool<Doc>('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['json'], jsonOptions: { prompt: 'The page title.', schema: titleSchema } });
+    expect(json.isError, json.text).toBe(false);
+    expect(json.data.json).toEqual(LLM_ANSWER);
+    const shot = await tool<Doc>('firecrawl_scrape', { url: `${sites.pages.url}/tall`, formats: ['screenshot'], screenshotOptions: { fullPage: true } });
+    expect(shot.isError, shot.text).toBe(false);
+    expect(pngSize(shot.data.screenshot!)).toEqual({ width: 1280, height: 3000 });
+  });
+
+  it('firecrawl_scrape reports a format this server does not offer, with the server’s reason', async () => {
+    const res = await tool('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['summary'] });
+    expect(res.isError).toBe(true);
+    expect(res.text).toContain('the "summary" format is not offered by this server');
+  });
+
+  it('firecrawl_map lists a site’s URLs as link objects; sitemap "only" lists the sitemap', async () => {
+    const base = sites.pages.url;
+    const all = await tool<{ links: { url: string }[] }>('firecrawl_map', { url: `${base}/` });
+    expect(all.isError, all.text).toBe(false);
+    expect(all.data.links).toEqual([`${base}/`, `${base}/docs/b`, `${base}/contract`, `${base}/docs/a`, `${base}/private/x`, `${base}/binary`].map((url) => ({ url })));
+    const sitemap = await tool<{ links: { url: string }[] }>('firecrawl_map', { url: `${base}/`, sitemap: 'only' });
+    expect(sitemap.data.links).toEqual([{ url: `${base}/docs/b` }, { url: `${base}/contract` }]);
+  });
+
+  it('firecrawl_crawl waits for a 150-page crawl and returns every document (two pages of status); firecrawl_check_crawl_status reads it again', async () => {
+    const res = await tool<CrawlResult>('firecrawl_crawl', { url: `${sites.tree.url}/`, limit: 150, scrapeOptions: { formats: ['markdown'], onlyMainContent: false } });
+    expect(res.isError, res.text).toBe(false);
+    expect(res.data).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'completed', completed: 150, total: 150, creditsUsed: 150, next: null });
+    expect(res.data.data).toHaveLength(150);
+    expect(new Set(sourceUrls(res.data.data)).size).toBe(150);
+    expect(res.data.data.find((d) => d.metadata.sourceURL === `${sites.tree.url}/p/1`)?.markdown).toBe(treePageMarkdown(sites.tree.url, 1));
+
+    const again = await tool<CrawlResult>('firecrawl_check_crawl_status', { id: res.data.id });
+    expect(again.isError, again.text).toBe(false);
+    expect(again.data).toMatchObject({ status: 'completed', completed: 150, total: 150, creditsUsed: 150 });
+    expect(sourceUrls(again.data.data)).toEqual(sourceUrls(res.data.data));
+  });
+
+  it('firecrawl_crawl follows sitemap "skip" and the path filters', async () => {
+    const res = await tool<CrawlResult>('firecrawl_crawl', { url: `${sites.pages.url}/`, sitemap: 'skip', includePaths: ['^/docs/'] });
+    expect(res.isError, res.text).toBe(false);
+    expect(res.data).toMatchObject({ status: 'completed', completed: 3, total: 3, creditsUsed: 3 });
+    expect(sourceUrls(res.data.data)).toEqual([`${sites.pages.url}/`, `${sites.pages.url}/docs/a`, `${sites.pages.url}/docs/b`]);
+  });
+
+  it('firecrawl_check_crawl_status of an unknown crawl is an error, not a hang', async () => {
+    const res = await tool('firecrawl_check_crawl_status', { id: '00000000-0000-4000-8000-000000000000' });
+    expect(res.isError).toBe(true);
+    expect(res.text).toContain('404');
+  });
+});
