@@ -38,12 +38,13 @@ function allowedOrigins(setting: string): (ctx: Koa.Context) => string {
   };
 }
 
-function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined, billing: BillingSettings | undefined): void {
+/** `body`: the JSON body parser, before authentication and the handler (none for routes that read no body). */
+function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimiter, x402: X402Gateway | undefined, billing: BillingSettings | undefined, body: Koa.Middleware<AppState>[]): void {
   if (route.rateLimit && route.auth !== 'apiKey') throw new Error(`Route ${route.operationId}: a rate limit needs auth 'apiKey' (it counts per caller)`);
   if (route.body) precompile(route.body, 'body');
   if (route.query) precompile(route.query, 'query');
   if (route.params) precompile(route.params, 'params');
-  router[route.method](route.path, async (ctx) => {
+  router[route.method](route.path, ...body, async (ctx) => {
     const c = ctx as unknown as AppContext;
     // A caller with an Authorization header is an API-key caller (never asked to pay); without one, x402 may pay.
     const payment = x402 && route.paidAs && !ctx.get('authorization') ? await acceptPayment(c, x402, route.paidAs) : undefined;
@@ -105,13 +106,10 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   // Before the JSON body parser: the signature covers the raw body.
   if (billing && billingProvider) app.use(billingWebhook(billing, billingProvider));
   app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
-  const early = new Router<AppState>();
-  for (const route of all.filter((r) => r.readsNoBody)) register(early, route, limiter, x402, billing);
-  app.use(early.routes());
-  for (const mw of jsonBody(deps.config.API_BODY_LIMIT_BYTES)) app.use(mw);
-
+  const body = jsonBody(deps.config.API_BODY_LIMIT_BYTES);
   const router = new Router<AppState>();
-  for (const route of all.filter((r) => !r.readsNoBody)) register(router, route, limiter, x402, billing);
+  // Routes that read no body first: they answer before any other route matches (`/v2/crawl/active` is not a crawl id).
+  for (const route of [...all.filter((r) => r.readsNoBody), ...all.filter((r) => !r.readsNoBody)]) register(router, route, limiter, x402, billing, route.readsNoBody ? [] : body);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router };

@@ -72,7 +72,7 @@ describe('settings', () => {
 describe('billing on', () => {
   it('documents the 402 on the operations that start billed work', async () => {
     const doc = (await (await fetch(`${stack.api.url}/api-reference`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
-    for (const [path, method] of [['/v1/scrape', 'post'], ['/v1/crawl', 'post'], ['/v1/batch/scrape', 'post'], ['/v1/map', 'post'], ['/v2/monitor', 'post'], ['/v2/monitor/{id}/run', 'post']] as const) {
+    for (const [path, method] of [['/v1/scrape', 'post'], ['/v1/crawl', 'post'], ['/v1/batch/scrape', 'post'], ['/v1/map', 'post'], ['/v2/scrape', 'post'], ['/v2/crawl', 'post'], ['/v2/batch/scrape', 'post'], ['/v2/map', 'post'], ['/v2/monitor', 'post'], ['/v2/monitor/{id}/run', 'post']] as const) {
       expect([path, doc.paths[path]![method]!.responses['402']?.description]).toEqual([path, expect.stringContaining('insufficient_credits')]);
     }
     expect(doc.paths['/v1/crawl/{id}']!.get!.responses['402']).toBeUndefined();
@@ -114,7 +114,7 @@ describe('billing on', () => {
     expect(polar.checkouts.filter((c) => c.external_customer_id === accountId)).toEqual([]);
   });
 
-  it('usage consumes credits; at zero, scrape, crawl, batch scrape and map get 402 insufficient_credits', async () => {
+  it('usage consumes credits; at zero, scrape, crawl, batch scrape and map (v1 and v2) get 402 insufficient_credits', async () => {
     const { admin, key } = await team();
     for (let i = 0; i < FREE; i++) expect((await stack.call('POST', '/v1/scrape', { url: `${site.url}/article` }, key)).status).toBe(200);
     expect(await billing(admin)).toMatchObject({ credits: { granted: FREE, used: FREE, left: 0 } });
@@ -123,6 +123,10 @@ describe('billing on', () => {
       ['/v1/crawl', { url: `${site.url}/article` }],
       ['/v1/batch/scrape', { urls: [`${site.url}/article`] }],
       ['/v1/map', { url: `${site.url}/article` }],
+      ['/v2/scrape', { url: `${site.url}/article` }],
+      ['/v2/crawl', { url: `${site.url}/article` }],
+      ['/v2/batch/scrape', { urls: [`${site.url}/article`] }],
+      ['/v2/map', { url: `${site.url}/article` }],
     ];
     for (const [path, body] of attempts) {
       const res = await stack.call('POST', path, body, key);

@@ -1,6 +1,8 @@
 /** Hosted-API operations the official SDKs can call that this server does not offer: a clear 501, never a bare 404. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../api/keys-store.js';
 import { startTestApi, type TestApi } from './helpers/api.js';
+import { TEST_PEPPER } from './helpers/env.js';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -37,11 +39,50 @@ describe('operations not offered here', () => {
   });
 });
 
+describe('v2 operations not offered here', () => {
+  it.each([
+    ['POST', '/v2/search', 'Web search is not offered by this server: it needs a search engine'],
+    ['POST', '/v2/extract', 'Extract jobs is not offered by this server'],
+    ['POST', '/v2/agent', 'The agent is not offered by this server: it needs the hosted agent'],
+    ['GET', '/v2/agent/abc/snapshots/def', 'The agent is not offered by this server'],
+    ['DELETE', '/v2/scrape/abc/interact', 'Interacting with a scraped page is not offered by this server'],
+    ['POST', '/v2/browser', 'Browser sessions is not offered by this server'],
+    ['GET', '/v2/crawl/active', 'Listing active crawls is not offered by this server'],
+    ['POST', '/v2/crawl/params-preview', 'Crawl options from a prompt is not offered by this server'],
+    ['GET', '/v2/team/credit-usage', 'Credit usage is not offered by this server'],
+    ['GET', '/v2/concurrency-check', 'The concurrency check is not offered by this server'],
+    ['GET', '/exchange/discover', 'The provider exchange is not offered by this server'],
+  ])('%s %s answers 501 not_supported, saying so', async (method, path, message) => {
+    const res = await fetch(api.url + path, { method, headers: { authorization: 'Bearer pw_any', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, body: method === 'POST' ? '{"query":"x"}' : undefined });
+    expect(res.status).toBe(501);
+    const body = (await res.json()) as { success: boolean; code: string; error: string };
+    expect(body).toEqual({ success: false, code: 'not_supported', error: expect.stringContaining(message) });
+    expect(body.error.startsWith(message)).toBe(true);
+    expect(body.error.endsWith('This server offers scrape, crawl, batch scrape and map.')).toBe(true);
+  });
+
+  it('answers a multipart upload to POST /v2/parse (the SDKs’ file parsing) with 501, not 415', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), 'a.pdf');
+    form.append('options', '{}');
+    const res = await fetch(`${api.url}/v2/parse`, { method: 'POST', headers: { authorization: 'Bearer pw_any' }, body: form });
+    expect(res.status).toBe(501);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^Parsing uploaded files is not offered by this server: uploads are a hosted feature; put the file on a web server/);
+  });
+
+  it('a body with alexandria on POST /v2/scrape gets 501 too, after authentication', async () => {
+    const { key } = await createKey(api.deps.prisma, 'not-offered', TEST_PEPPER);
+    const res = await fetch(`${api.url}/v2/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ alexandria: [{ provider: 'firecrawl', capability: 'find-tools' }] }) });
+    expect(res.status).toBe(501);
+    expect(((await res.json()) as { error: string }).error).toBe('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape and map.');
+  });
+});
+
 describe('WebSocket watching', () => {
   it('answers an upgrade to a WebSocket (the SDKs’ watchers) with 501 not_supported', async () => {
     const { request } = await import('node:http');
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${api.url}/v1/crawl/00000000-0000-4000-8000-000000000000`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: 'Bearer pw_any' } });
+      const req = request(`${api.url}/v2/crawl/00000000-0000-4000-8000-000000000000`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: 'Bearer pw_any' } });
       req.on('response', (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));

@@ -147,6 +147,13 @@ describe('x402: the 402', () => {
     expect(await amount('GET', '/v1/batch/scrape/00000000-0000-0000-0000-000000000000')).toBe('1000');
     expect(await amount('GET', '/v1/crawl/00000000-0000-0000-0000-000000000000/errors')).toBe('1000');
     expect(await amount('DELETE', '/v1/batch/scrape/00000000-0000-0000-0000-000000000000')).toBe('10000');
+    // v2 is priced as v1: the same operations.
+    expect(await amount('POST', '/v2/scrape', { url: site.url })).toBe(await amount('POST', '/v1/scrape', { url: site.url }));
+    expect(await amount('POST', '/v2/crawl', { url: site.url })).toBe('50000');
+    expect(await amount('POST', '/v2/map', { url: site.url })).toBe('10000');
+    expect(await amount('POST', '/v2/batch/scrape', { urls: [site.url, `${site.url}/a`] })).toBe('30000');
+    expect(await amount('GET', '/v2/crawl/00000000-0000-0000-0000-000000000000')).toBe('1000');
+    expect(await amount('DELETE', '/v2/batch/scrape/00000000-0000-0000-0000-000000000000')).toBe('10000');
   });
 
   it('keeps the operational endpoints free and exposes the payment headers to browsers', async () => {
@@ -434,7 +441,17 @@ describe('x402: the reference', () => {
       'POST /v1/crawl',
       'POST /v1/map',
       'POST /v1/scrape',
-    ]);
+      'DELETE /v2/batch/scrape/{id}',
+      'DELETE /v2/crawl/{id}',
+      'GET /v2/batch/scrape/{id}',
+      'GET /v2/batch/scrape/{id}/errors',
+      'GET /v2/crawl/{id}',
+      'GET /v2/crawl/{id}/errors',
+      'POST /v2/batch/scrape',
+      'POST /v2/crawl',
+      'POST /v2/map',
+      'POST /v2/scrape',
+    ].sort());
     for (const [, op] of paid) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '402', '502', '503']));
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ ...doc, $id: 'openapi' } as never);

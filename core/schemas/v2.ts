@@ -16,32 +16,32 @@ const refused = (description: string) => ({ description: `Not offered here: ${de
 
 /** A v2 format: a name, or an object with `type` carrying that format's options. */
 export const v2FormatSchema = {
-  anyOf: [
-    { type: 'string', minLength: 1, maxLength: 50 },
-    {
-      type: 'object',
-      properties: {
-        type: { type: 'string', minLength: 1, maxLength: 50 },
-        // json and changeTracking
-        schema: { type: 'object' },
-        prompt: { type: ['string', 'null'], maxLength: 10000 },
-        checkPromptInjection: { type: ['boolean', 'null'] },
-        modes: { type: 'array', maxItems: 2, uniqueItems: true, items: { enum: ['git-diff', 'json'] } },
-        tag: { type: ['string', 'null'], maxLength: 200 },
-        // screenshot
-        fullPage: { type: 'boolean' },
-        quality: { type: 'number', minimum: 0, maximum: 100 },
-        viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 } }, additionalProperties: false },
-        // formats not offered here, accepted by shape so the refusal names the format
-        selectors: { type: 'array' },
-        question: { type: 'string' },
-        query: { type: 'string' },
-        mode: { type: 'string' },
-      },
-      required: ['type'],
-      additionalProperties: false,
+  // if/then/else rather than anyOf: a wrong object is told what is wrong with it, not that it is not a string.
+  if: { type: 'string' },
+  then: { type: 'string', minLength: 1, maxLength: 50 },
+  else: {
+    type: 'object',
+    properties: {
+      type: { type: 'string', minLength: 1, maxLength: 50 },
+      // json and changeTracking
+      schema: { type: 'object' },
+      prompt: { type: ['string', 'null'], maxLength: 10000 },
+      checkPromptInjection: { type: ['boolean', 'null'] },
+      modes: { type: 'array', maxItems: 2, uniqueItems: true, items: { enum: ['git-diff', 'json'] } },
+      tag: { type: ['string', 'null'], maxLength: 200 },
+      // screenshot
+      fullPage: { type: 'boolean' },
+      quality: { type: 'number', minimum: 0, maximum: 100 },
+      viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+      // formats not offered here, accepted by shape so the refusal names the format
+      selectors: { type: 'array' },
+      question: { type: 'string' },
+      query: { type: 'string' },
+      mode: { type: 'string' },
     },
-  ],
+    required: ['type'],
+    additionalProperties: false,
+  },
 } as const;
 
 /** What v1 and v2 page options share, minus the v1 ways of asking for extraction and change tracking (v2 puts them in `formats`). */
@@ -94,7 +94,8 @@ export const v2ScrapeRequestSchema = {
     requestId: { type: 'string', maxLength: 200, ...ignored('hosted bookkeeping.') },
   },
   // `alexandria` bodies have no url: they get their own 501 rather than "url is required".
-  anyOf: [{ required: ['url'] }, { required: ['alexandria'] }],
+  if: { required: ['alexandria'] },
+  else: { required: ['url'] },
   additionalProperties: false,
 } as const;
 
