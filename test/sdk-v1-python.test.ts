@@ -2,7 +2,7 @@
  * Contract test: the official Python SDK (firecrawl-py, pinned in test/sdk/requirements.txt),
  * unmodified, its v1 client V1FirecrawlApp driven method by method against the real stack (API,
  * worker, Temporal, PostgreSQL) and loopback sites. Each call runs in the SDK venv as a child
- * process (test/sdk/v1_call.py) and comes back as JSON. The SDK sends its own fields (origin, a
+ * process (test/sdk/sdk_call.py) and comes back as JSON. The SDK sends its own fields (origin, a
  * timeout on every scrape and map) and follows `next` as a URL moved onto its API host. The last
  * block drives AsyncV1FirecrawlApp (aiohttp, another user agent) through the same paging and map.
  */
@@ -19,7 +19,7 @@ let py: PythonSdk;
 beforeAll(async () => {
   sites = await startSdkSites();
   stack = await startTestStack(sites.llmEnv);
-  py = await pythonSdk(stack.api.url, stack.key);
+  py = await pythonSdk(stack.api.url, stack.key, 'V1FirecrawlApp');
 });
 afterAll(async () => {
   await stack?.close();
@@ -145,7 +145,7 @@ describe('V1FirecrawlApp batch scrapes', () => {
 
 describe('AsyncV1FirecrawlApp (aiohttp)', () => {
   it('async_crawl_url, then check_crawl_status reads all the documents through next', async () => {
-    const aio = await pythonSdk(stack.api.url, stack.key, 'async');
+    const aio = await pythonSdk(stack.api.url, stack.key, 'AsyncV1FirecrawlApp');
     const started = await aio.call<{ id: string }>('async_crawl_url', [`${sites.tree.url}/`], { limit: 1000 });
     const status = await pollUntil(() => aio.call<JobStatus>('check_crawl_status', [started.id]), (s) => s.status !== 'scraping', `crawl ${started.id} ended`);
     expect(status).toMatchObject({ success: true, status: 'completed', completed: TREE_PAGES, total: TREE_PAGES, creditsUsed: TREE_PAGES });
@@ -154,7 +154,7 @@ describe('AsyncV1FirecrawlApp (aiohttp)', () => {
   });
 
   it('map_url with its default arguments', async () => {
-    const aio = await pythonSdk(stack.api.url, stack.key, 'async');
+    const aio = await pythonSdk(stack.api.url, stack.key, 'AsyncV1FirecrawlApp');
     const base = sites.pages.url;
     expect(await aio.call('map_url', [`${base}/`])).toEqual({
       success: true,
