@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
-import { NotSupportedError } from '../core/errors.js';
+import { MethodNotAllowedError, NotSupportedError } from '../core/errors.js';
 import { x402Settings } from '../core/x402-settings.js';
 import type { ApiDeps } from './deps.js';
 import { billingSettings, type BillingSettings } from '../core/billing-settings.js';
@@ -106,6 +106,19 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   // Before the JSON body parser: the signature covers the raw body.
   if (billing && billingProvider) app.use(billingWebhook(billing, billingProvider));
   app.use(cors({ origin: allowedOrigins(deps.config.CORS_ORIGIN), allowHeaders: ['Authorization', 'Content-Type', ...(x402 ? [PAYMENT_SIGNATURE] : [])], exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(x402 ? [PAYMENT_REQUIRED, PAYMENT_RESPONSE] : [])], maxAge: 600 }));
+  // A path without parameters answers its own methods only: `PUT /v2/crawl/active` is a 405 naming GET, not `/v2/crawl/{id}`'s business.
+  const fixed = new Map<string, string[]>();
+  for (const route of all) if (!route.path.includes(':')) fixed.set(route.path, [...(fixed.get(route.path) ?? []), route.method.toUpperCase()]);
+  app.use(async (ctx, next) => {
+    const methods = fixed.get(ctx.path);
+    if (!methods || methods.includes(ctx.method) || (ctx.method === 'HEAD' && methods.includes('GET'))) return next();
+    const allowed = methods.includes('GET') ? ['HEAD', ...methods] : methods;
+    if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, ctx.path, allowed);
+    // As the router answers OPTIONS elsewhere (CORS preflights were answered above).
+    ctx.set('Allow', allowed.join(', '));
+    ctx.status = 200;
+    ctx.body = '';
+  });
   const body = jsonBody(deps.config.API_BODY_LIMIT_BYTES);
   const router = new Router<AppState>();
   // Routes that read no body first: they answer before any other route matches (`/v2/crawl/active` is not a crawl id).

@@ -172,7 +172,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl: string, ve
     info: {
       title: 'Pagewright API',
       version,
-      description: 'Turn web pages into markdown, HTML, links, screenshots and LLM-extracted JSON; map sites; crawl them durably.',
+      description:
+        'Turn web pages into markdown, HTML, links, screenshots and LLM-extracted JSON; map sites; crawl them durably. Two versions side by side: `/v1` (the specification) and `/v2` (the hosted v2 API’s shapes, adapters over the same operations; tag `v2`).',
     },
     servers: [{ url: serverUrl }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),

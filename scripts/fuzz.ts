@@ -64,17 +64,17 @@ const KNOWN: { operationId: string; schemathesis?: string; recorder?: RegExp; wh
     recorder: /^content type text\/html is not documented/,
     why: 'GET /api-reference answers text/html to browsers (?format=html) but documents only application/json: a route response has one content type (api/route.ts ResponseSpec)',
   },
-  {
-    operationId: 'map',
+  ...(['map', 'mapV2'] as const).map((operationId) => ({
+    operationId,
     schemathesis: 'ST103',
-    recorder: /^(status 502 is not documented for POST \/v1\/map|server error 502)$/,
-    why: 'POST /v1/map answers an undocumented 502 scrape_failed ("The scrape failed: ...") when the site cannot be reached: api/temporal-errors.ts maps every failed workflow to ScrapeFailedError and api/routes/map.ts documents no 502',
-  },
-  {
-    operationId: 'startBatchScrape',
+    recorder: /^(status 502 is not documented for POST \/v[12]\/map|server error 502)$/,
+    why: 'POST /v1/map (and /v2/map) answers a 502 scrape_failed ("The scrape failed: ...") when the site cannot be reached: api/temporal-errors.ts maps every failed workflow to ScrapeFailedError',
+  })),
+  ...(['startBatchScrape', 'startBatchScrapeV2'] as const).map((operationId) => ({
+    operationId,
     schemathesis: 'ST201',
     why: 'a body with more `urls` than maxItems (10,000) is larger than API_BODY_LIMIT_BYTES (1 MiB), so it gets the documented 413 payload_too_large before validation; schemathesis counts only 4xx codes other than 413 as a rejection',
-  },
+  })),
   ...['createMonitor', 'updateMonitor'].map((operationId) => ({
     operationId,
     schemathesis: 'ST201',

@@ -70,6 +70,15 @@ describe('v2 operations not offered here', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(/^Parsing uploaded files is not offered by this server: uploads are a hosted feature; put the file on a web server/);
   });
 
+  it('a path of its own answers only its methods: not the job routes beside it (/v2/crawl/{id})', async () => {
+    const get = await fetch(`${api.url}/v2/crawl/params-preview`, { headers: { authorization: 'Bearer pw_any' } });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect(await get.json()).toEqual({ success: false, code: 'method_not_allowed', error: 'GET is not allowed on /v2/crawl/params-preview; use POST.' });
+    const options = await fetch(`${api.url}/v2/crawl/active`, { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow')]).toEqual([200, 'HEAD, GET']);
+    expect((await fetch(`${api.url}/v2/crawl/active`, { method: 'DELETE' })).status).toBe(405);
+  });
+
   it('a body with alexandria on POST /v2/scrape gets 501 too, after authentication', async () => {
     const { key } = await createKey(api.deps.prisma, 'not-offered', TEST_PEPPER);
     const res = await fetch(`${api.url}/v2/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ alexandria: [{ provider: 'firecrawl', capability: 'find-tools' }] }) });

@@ -136,6 +136,15 @@ describe('/v2/crawl and /v2/batch/scrape', () => {
   });
 });
 
+describe('listing bounds', () => {
+  it('refuses an offset past the largest with a 400 naming it (job status and monitor lists)', async () => {
+    const status = await stack.get(`/v2/crawl/${randomUUID()}?skip=1000000000000`);
+    expect([status.status, status.body.details]).toEqual([400, [{ field: 'query.skip', message: 'must be <= 1000000000' }]]);
+    const monitors = await stack.get('/v2/monitor?offset=3556306491977325634125824');
+    expect([monitors.status, monitors.body.details]).toEqual([400, [{ field: 'query.offset', message: 'must be <= 1000000000' }]]);
+  });
+});
+
 describe('rate limits', () => {
   it('counts a v1 route and its v2 twin in one limit', async () => {
     const api = await startTestApi({ env: { RATE_LIMIT_SCRAPE_PER_MIN: '2' } });

@@ -103,11 +103,14 @@ export const CRAWL_PAGE_MAX = 1000;
 /** A page of results stops growing past this many bytes of documents (at least one is returned). */
 export const CRAWL_PAGE_MAX_BYTES = 10 * 1024 * 1024;
 
+/** Largest offset a listing takes (a PostgreSQL integer; beyond any job's documents anyway). */
+export const MAX_OFFSET = 1_000_000_000;
+
 export const crawlStatusQuery = {
   type: 'object',
   properties: {
-    offset: { type: 'integer', minimum: 0, description: 'Documents to skip (0-based, in the order pages finished); default 0.' },
-    skip: { type: 'integer', minimum: 0, description: 'The name the JS SDK sends for `offset`; `offset` wins when both are given.' },
+    offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, description: 'Documents to skip (0-based, in the order pages finished); default 0.' },
+    skip: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, description: 'The name the SDKs send for `offset` (and the hosted v2 API’s); `offset` wins when both are given.' },
     limit: { type: 'integer', minimum: 1, maximum: CRAWL_PAGE_MAX, default: CRAWL_PAGE_DEFAULT, description: `Documents to return, at most ${CRAWL_PAGE_MAX}; fewer when they pass 10 MiB.` },
   },
   additionalProperties: false,

@@ -3,7 +3,7 @@
  * call): request schemas and the shapes the API answers with. README "Monitors".
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { crawlRequestSchema } from './crawl.js';
+import { crawlRequestSchema, MAX_OFFSET } from './crawl.js';
 import { crawlScrapeOptionsSchema } from './scrape.js';
 
 /** A monitor keeps checks this many days by default, at most MAX_RETENTION_DAYS. */
@@ -143,7 +143,7 @@ export const listQuery = {
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
   },
   additionalProperties: false,
 } as const;
@@ -161,7 +161,7 @@ export const checkPagesQuery = {
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-    skip: { type: 'integer', minimum: 0, default: 0 },
+    skip: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
     status: { enum: pageStatuses },
   },
   additionalProperties: false,

@@ -56,8 +56,11 @@ export interface OperationStats {
 export const OTHER = '(undeclared)';
 const MAX_VIOLATIONS_KEPT = 200;
 
+/** Every operation; paths with fewer parameters first, so `/v2/crawl/active` is itself and not `/v2/crawl/{id}`. */
 export function operationsOf(doc: OpenApiDoc): Operation[] {
-  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+  const params = (path: string) => (path.match(/\{/g) ?? []).length;
+  const paths = Object.entries(doc.paths).sort(([a], [b]) => params(a) - params(b));
+  return paths.flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       operationId: op.operationId,
       method: method.toUpperCase(),
@@ -117,8 +120,10 @@ export class Recorder {
     }
   }
 
+  /** The operation of the most specific path matching `path` (operationsOf's order), if it declares `method`; else undeclared. */
   match(method: string, path: string): Operation | undefined {
-    return this.operations.find((o) => o.method === method && o.pattern.test(path));
+    const first = this.operations.find((o) => o.pattern.test(path));
+    return first && this.operations.find((o) => o.path === first.path && o.method === method);
   }
 
   /** Requests running longer than `ms` right now. */
