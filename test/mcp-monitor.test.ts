@@ -5,17 +5,14 @@
  * work, and the client accepts every answer against the tools' output schemas. The goal judge runs
  * through a local chat-completions fake (an LLM is a paid service we cannot run here).
  */
-import { createRequire } from 'node:module';
 import type { ServerResponse } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from './fixtures/llm.js';
 import { startFixtureServer, type FixtureServer } from './fixtures/server.js';
 import { pollUntil } from './helpers/poll.js';
+import { startMcpServer, type McpServer } from './helpers/mcp.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
-const require = createRequire(import.meta.url);
 const pages: Record<string, string> = {};
 const send = (res: ServerResponse, path: string): void => {
   if (pages[path] === undefined) res.writeHead(404).end();
@@ -27,19 +24,12 @@ const judgment = { meaningful: true, confidence: 'high', reason: 'The price went
 let site: FixtureServer;
 let llm: FakeLlm;
 let stack: TestStack;
-let mcp: Client;
+let mcp: McpServer;
 
 beforeAll(async () => {
   [site, llm] = await Promise.all([startFixtureServer({}, (req, res) => send(res, (req.url ?? '/').split('?')[0]!)), startFakeLlm([JSON.stringify(judgment)])]);
   stack = await startTestStack({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test-llm-key', LLM_MODEL: 'test-model' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [require.resolve('firecrawl-mcp/dist/index.js')],
-    env: { PATH: process.env.PATH ?? '', FIRECRAWL_API_URL: stack.api.url, FIRECRAWL_API_KEY: stack.key },
-    stderr: 'pipe',
-  });
-  mcp = new Client({ name: 'pagewright-contract-test', version: '1.0.0' });
-  await mcp.connect(transport);
+  mcp = await startMcpServer(stack);
 });
 afterAll(async () => {
   await mcp?.close();
@@ -47,15 +37,11 @@ afterAll(async () => {
   await Promise.all([site?.close(), llm?.close()]);
 });
 
-/** Calls a tool; the MCP client has already checked structuredContent against the tool's output schema. */
-async function tool(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown>; text: string }> {
-  const result = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
-  return { isError: Boolean(result.isError), data: result.structuredContent ?? {}, text: result.content.map((c) => c.text).join('\n') };
-}
+const tool: McpServer['tool'] = (name, args) => mcp.tool(name, args);
 
 describe('the official MCP server’s monitor tools', () => {
   it('offers all eight', async () => {
-    const { tools } = await mcp.listTools();
+    const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name).filter((n) => n.startsWith('firecrawl_monitor_'));
     expect(names.sort()).toEqual(['firecrawl_monitor_check', 'firecrawl_monitor_checks', 'firecrawl_monitor_create', 'firecrawl_monitor_delete', 'firecrawl_monitor_get', 'firecrawl_monitor_list', 'firecrawl_monitor_update', 'firecrawl_monitor_run'].sort());
   });

@@ -5,29 +5,19 @@
  * and /v2/crawl) work, and the client accepts every answer against the tools' output schemas.
  * The monitor tools have their own file (test/mcp-monitor.test.ts).
  */
-import { createRequire } from 'node:module';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LLM_ANSWER, pngSize, startSdkSites, titleSchema, treePageMarkdown, type SdkSites } from './fixtures/sdk-site.js';
+import { startMcpServer, type McpServer } from './helpers/mcp.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
-const require = createRequire(import.meta.url);
 let sites: SdkSites;
 let stack: TestStack;
-let mcp: Client;
+let mcp: McpServer;
 
 beforeAll(async () => {
   sites = await startSdkSites();
   stack = await startTestStack(sites.llmEnv);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [require.resolve('firecrawl-mcp/dist/index.js')],
-    env: { PATH: process.env.PATH ?? '', FIRECRAWL_API_URL: stack.api.url, FIRECRAWL_API_KEY: stack.key },
-    stderr: 'pipe',
-  });
-  mcp = new Client({ name: 'pagewright-contract-test', version: '1.0.0' });
-  await mcp.connect(transport);
+  mcp = await startMcpServer(stack);
 });
 afterAll(async () => {
   await mcp?.close();
@@ -38,11 +28,7 @@ afterAll(async () => {
 type Doc = { markdown?: string; json?: unknown; screenshot?: string; metadata: Record<string, unknown> };
 type CrawlResult = { id: string; status: string; completed: number; total: number; creditsUsed: number; next: string | null; data: Doc[] };
 
-/** Calls a tool; the MCP client has already checked structuredContent against the tool's output schema. */
-async function tool<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: T; text: string }> {
-  const result = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: T; content: { type: string; text: string }[] };
-  return { isError: Boolean(result.isError), data: result.structuredContent ?? ({} as T), text: result.content.map((c) => c.text).join('\n') };
-}
+const tool: McpServer['tool'] = (name, args) => mcp.tool(name, args);
 
 const sourceUrls = (docs: Doc[]) => docs.map((d) => String(d.metadata.sourceURL)).sort();
 
