@@ -9,6 +9,7 @@
  */
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 import { timeoutSignal } from '../../core/timeout-signal.js';
+import { looksScriptRendered } from './script-rendered.js';
 
 export interface EngineSet {
   fetch: Engine;
@@ -33,24 +34,6 @@ export function isThrottle(result: Pick<EngineResult, 'statusCode' | 'retryAfter
 
 /** Statuses with which sites commonly turn away non-browser clients. */
 const REFUSED_STATUSES = new Set([401, 403, 429, 503]);
-
-/** Plainly script-rendered: almost no text outside scripts, but scripts present, or an empty app root. */
-export function looksScriptRendered(result: EngineResult): boolean {
-  const type = result.contentType?.toLowerCase() ?? '';
-  if (type && !type.includes('html')) return false;
-  const html = typeof result.body === 'string' ? result.body : Buffer.from(result.body).toString('latin1');
-  if (!/<script\b/i.test(html)) return false;
-  if (/<div[^>]+id=["']?(root|app|__next|__nuxt)["']?[^>]*>\s*<\/div>/i.test(html)) return true;
-  const bodyStart = html.search(/<body\b/i);
-  const text = html
-    .slice(bodyStart < 0 ? 0 : bodyStart)
-    .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&[a-z#0-9]+;/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length < 100;
-}
 
 function isFinal(err: EngineError): boolean {
   return err.kind === 'blocked' || err.kind === 'invalid';
