@@ -106,6 +106,28 @@ export function threadCpuMs(pid: number): Map<string, number> {
   return out;
 }
 
+/** CPU time (ms) of each thread of process `pid`, by thread id, from /proc (threads are all named `node`, so they are told apart by id). */
+export function threadCpuByTid(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // The thread ended.
+    }
+  }
+  return out;
+}
+
+/** Per request, in process `pid`: the main thread, the `busiest` other threads (the conversion threads), and the rest. */
+export function threadCpuSince(pid: number, before: Map<number, number>, after: Map<number, number>, requests: number, busiest: number): { main: number; top: number[]; rest: number } {
+  const deltas = [...after].map(([tid, ms]) => [tid, (ms - (before.get(tid) ?? 0)) / requests] as const);
+  const main = deltas.find(([tid]) => tid === pid)?.[1] ?? 0;
+  const others = deltas.filter(([tid]) => tid !== pid).map(([, v]) => v).sort((a, b) => b - a);
+  return { main, top: others.slice(0, busiest), rest: others.slice(busiest).reduce((a, b) => a + b, 0) };
+}
+
 /** Per-name difference of two threadCpuMs readings, largest first. */
 export function threadCpuDelta(before: Map<string, number>, after: Map<string, number>): Array<[string, number]> {
   return [...after.entries()].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as [string, number]).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);

@@ -48,6 +48,7 @@ import { startRedis } from '../scripts/infra/redis.js';
 import { startTemporal } from '../scripts/infra/temporal.js';
 import { loadStackConfig, toolPath } from '../scripts/stack-config.js';
 import { createWorker } from '../worker.js';
+import { threadCpuByTid, threadCpuSince } from './crawl-measure.js';
 import { articlePage } from './html-fixture.js';
 
 const { values: args } = parseArgs({
@@ -227,8 +228,12 @@ async function main(): Promise<void> {
     return { latencies: out, perSec: out.length / (wall / 1000) };
   };
   const cpuBefore = cpu();
+  // The process the worker runs in: this one, or its own (--worker process).
+  const workerPid = args.worker === 'process' ? readPidFile(pidDir, 'worker')!.pid : process.pid;
+  const threadsBefore = threadCpuByTid(workerPid);
   const concService = await concurrent(scrape);
   const cpuPerRequest = cpu().map(([name, used], i) => [name, (used - cpuBefore[i][1]) / concService.latencies.length] as const);
+  const threadsPerRequest = threadCpuSince(workerPid, threadsBefore, threadCpuByTid(workerPid), concService.latencies.length, defaultConvertThreads(workerConfig.WORKER_CONCURRENCY));
   const cpuBaselineBefore = process.cpuUsage();
   const concBaseline = await concurrent(baseline);
   const baselineCpu = process.cpuUsage(cpuBaselineBefore);
@@ -273,6 +278,7 @@ async function main(): Promise<void> {
   const totalCpu = cpuPerRequest.reduce((a, [, v]) => a + v, 0);
   const baselineCpuMs = (baselineCpu.user + baselineCpu.system) / 1000 / concBaseline.latencies.length;
   console.log(`\nCPU per request in the concurrency-${CONCURRENCY} run (all cores): service ${totalCpu.toFixed(1)} ms = ${cpuPerRequest.map(([n, v]) => `${n} ${v.toFixed(1)}`).join(' + ')}; baseline ${baselineCpuMs.toFixed(1)} ms; x${(totalCpu / baselineCpuMs).toFixed(2)} (target <= 2: ${verdict(totalCpu / baselineCpuMs <= 2)})`);
+  console.log(`  the worker's process by thread: main ${threadsPerRequest.main.toFixed(1)} ms, the busiest others (the conversion threads) ${threadsPerRequest.top.map((v) => v.toFixed(1)).join(' + ')} ms, the rest (V8's GC and compiler helpers, the libuv pool) ${threadsPerRequest.rest.toFixed(1)} ms`);
   if (seqStages.fetch.length) {
     const fetchMs = pct(seqStages.fetch, 50);
     const convertMs = pct(seqStages.convert, 50);
