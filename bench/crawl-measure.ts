@@ -82,23 +82,20 @@ export function machineCpuMs(): { busy: number; steal: number } {
   return { busy: (user + nice + system + irq + softirq) * TICK_MS, steal: steal * TICK_MS };
 }
 
-/** CPU ms per thread name (`comm`) of one process: tells its main thread from the convert threads and Temporal's core. */
-export function threadCpuMs(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
+/** Each thread of process `pid` with its name (`comm`) and CPU ms so far, from /proc; none when the process is gone. */
+function threadStats(pid: number): Array<{ tid: number; name: string; ms: number }> {
   let tasks: string[] = [];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return out;
+    return [];
   }
+  const out: Array<{ tid: number; name: string; ms: number }> = [];
   for (const tid of tasks) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // The main thread is named after the executable like some others: mark it by its tid.
-      const key = tid === String(pid) ? `${name} (main thread)` : name;
-      out.set(key, (out.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+      out.push({ tid: Number(tid), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
     } catch {
       // The thread ended between listing and reading.
     }
@@ -106,18 +103,20 @@ export function threadCpuMs(pid: number): Map<string, number> {
   return out;
 }
 
-/** CPU time (ms) of each thread of process `pid`, by thread id, from /proc (threads are all named `node`, so they are told apart by id). */
-export function threadCpuByTid(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
-    } catch {
-      // The thread ended.
-    }
+/** CPU ms per thread name (`comm`) of one process: tells its main thread from the convert threads and Temporal's core. */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { tid, name, ms } of threadStats(pid)) {
+    // The main thread is named after the executable like some others: mark it by its tid.
+    const key = tid === pid ? `${name} (main thread)` : name;
+    out.set(key, (out.get(key) ?? 0) + ms);
   }
   return out;
+}
+
+/** CPU ms of each thread of process `pid`, by thread id (Node 20 names every thread of its own `node`). */
+export function threadCpuByTid(pid: number): Map<number, number> {
+  return new Map(threadStats(pid).map(({ tid, ms }) => [tid, ms]));
 }
 
 /** Per request, in process `pid`: the main thread, the `busiest` other threads (the conversion threads), and the rest. */

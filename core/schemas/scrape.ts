@@ -61,7 +61,7 @@ export const changeTrackingOptionsSchema = {
 } as const;
 
 /** Accepted because the official SDKs send them; they change nothing here (README "Fields from the official SDKs"). */
-const ignored = (description: string) => ({ description: `Accepted from hosted-API clients; ignored: ${description}` });
+export const ignored = (description: string) => ({ description: `Accepted from hosted-API clients; ignored: ${description}` });
 
 const selectorList = { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 } } as const;
 

@@ -9,9 +9,8 @@
 import { crawlRequestSchema } from './crawl.js';
 import { mapRequestSchema } from './map.js';
 import { MAX_BATCH_URLS, batchScrapeRequestSchema } from './batch.js';
-import { pageOptionsProperties, pageTimeout, scrapeRequestSchema } from './scrape.js';
+import { ignored, pageOptionsProperties, pageTimeout, scrapeRequestSchema } from './scrape.js';
 
-const ignored = (description: string) => ({ description: `Accepted from hosted-API clients; ignored: ${description}` });
 const refused = (description: string) => ({ description: `Not offered here: ${description} Leave it out (400 otherwise).` });
 
 /** A v2 format: a name, or an object with `type` carrying that format's options. */
