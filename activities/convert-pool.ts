@@ -1,6 +1,6 @@
 /**
  * Page conversion on a pool of worker threads (Piscina), so a large page's tens of milliseconds of
- * parsing and turndown never stall the worker's event loop: Temporal heartbeats, the other
+ * parsing and markdown never stall the worker's event loop: Temporal heartbeats, the other
  * activities' network I/O and Postgres writes keep running while pages convert
  * (bench/convert-stall.ts measures it).
  *

@@ -4,7 +4,7 @@
  *
  * Rows: plain turndown on the page string (the baseline DEPENDENCY-NOTES quotes), processPage with
  * markdown only, with onlyMainContent, and with all four formats; then parts: the parse alone, parse
- * plus our markdown conversion, and whether handing turndown a parsed tree beats re-serializing.
+ * plus our markdown conversion, and parse plus turndown with our rules (what our converter replaced).
  * Times are CPU time of this process, so other load on the machine skews them less.
  */
 import TurndownService from 'turndown';
@@ -12,6 +12,7 @@ import { parseHtml } from '../core/html/dom.js';
 import { processPage } from '../core/html/index.js';
 import { toMarkdown } from '../core/html/markdown.js';
 import type { PageFormat } from '../core/html/types.js';
+import { turndownMarkdown } from '../test/helpers/turndown-markdown.js';
 import { articlePage } from './html-fixture.js';
 
 /** CPU milliseconds of this process (user + system): less skewed than wall time on a shared machine. */
@@ -53,9 +54,8 @@ for (const target of [20_000, 200_000]) {
     ['processPage all four formats', () => processPage({ body: bytes, contentType: 'text/html', url, formats: allFormats })],
     ['  part: parse (domino)', () => parseHtml(html)],
     ['  part: parse + toMarkdown(body)', () => toMarkdown(parseHtml(html).body)],
-    // Handing turndown our tree vs serializing it and letting turndown parse again (same rules).
-    ['  tree: parse + turndown(body node)', () => plain.turndown(parseHtml(html).body)],
-    ['  string: parse + innerHTML + turndown(str)', () => plain.turndown(parseHtml(html).body.innerHTML)],
+    // The same markdown written by turndown with our rules (the converter's reference, test/helpers).
+    ['  part: parse + turndown, our rules', () => turndownMarkdown(parseHtml(html).body)],
   ];
   const perRound = target > 100_000 ? 2 : 10;
   const ms = await measure(cases.map(([, fn]) => fn), 15, perRound);

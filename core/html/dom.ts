@@ -1,13 +1,12 @@
 /**
- * The one adapter around the DOM implementation. Every stage of the pipeline works on the same
- * parsed tree: domino is what turndown itself parses with, so handing it our tree (instead of a
- * serialized string) saves a second parse (see bench/html-pipeline.ts).
+ * The one adapter around the DOM implementation (domino, the DOM turndown parses with). Every
+ * stage of the pipeline, markdown included, works on the same parsed tree.
  */
 import { createDocument } from '@mixmark-io/domino';
 
 /**
  * Deepest element nesting kept, like Chrome's parser limit (512). domino's serializer and
- * textContent, and turndown, recurse per level and overflow the stack around 1,500 levels, which
+ * textContent, and the markdown converter, recurse per level and overflow the stack around 1,500 levels, which
  * malformed pages (thousands of unclosed divs) reach.
  */
 export const MAX_DEPTH = 512;

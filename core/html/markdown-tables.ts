@@ -1,20 +1,20 @@
 /**
- * GFM tables for turndown. Data tables become pipe tables; layout tables (those holding another
- * table, as on old table-layout sites) are unwrapped into plain blocks, since a grid of whole page
- * regions is unreadable as a pipe table.
+ * GFM tables for the markdown converter. Data tables become pipe tables; layout tables (those
+ * holding another table, as on old table-layout sites) are unwrapped into plain blocks, since a
+ * grid of whole page regions is unreadable as a pipe table.
  *
- * Turndown converts children before parents, so each cell rule stores its converted content and
- * returns nothing; the table rule, which sees the whole table, lays out the grid from the stored
- * cells. Header-less tables get an empty header row (GFM requires one; promoting the first data
- * row would change its meaning).
+ * Children convert before parents, so each data cell stores its converted content (`dataCell`)
+ * and writes nothing in place; the table (`dataTable`), which sees the whole table, lays out the
+ * grid from the stored cells. Header-less tables get an empty header row (GFM requires one;
+ * promoting the first data row would change its meaning).
  */
-import type TurndownService from 'turndown';
 import { ancestorWithTag, findDescendant } from './dom.js';
 
 const cellText = new WeakMap<Element, string>();
 const dataTableCache = new WeakMap<Element, boolean>();
 
-function isDataTable(table: Element): boolean {
+/** A table with no table inside it. */
+export function isDataTable(table: Element): boolean {
   let data = dataTableCache.get(table);
   if (data === undefined) {
     data = findDescendant(table, (el) => el.localName === 'table') === undefined;
@@ -25,9 +25,16 @@ function isDataTable(table: Element): boolean {
 
 const TABLE = new Set(['table']);
 
-function inDataTable(node: Element): boolean {
+/** True when the nearest table around `node` is a data table. */
+export function inDataTable(node: Element): boolean {
   const table = ancestorWithTag(node, TABLE);
   return table != null && isDataTable(table);
+}
+
+/** Keeps a data cell's converted content for its table; the cell itself writes nothing. */
+export function dataCell(cell: Element, content: string): string {
+  cellText.set(cell, flattenCell(content));
+  return '';
 }
 
 /** One line per cell: breaks flattened, pipes escaped so they do not split the cell. */
@@ -73,28 +80,8 @@ function renderTable(table: Element): string {
   return [line(header), line(Array<string>(columns).fill('---')), ...body.map(line)].join('\n');
 }
 
-export function addTableRules(service: TurndownService): void {
-  service.addRule('tableCell', {
-    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && inDataTable(node),
-    replacement: (content, node) => {
-      cellText.set(node, flattenCell(content));
-      return '';
-    },
-  });
-  service.addRule('tableStructure', {
-    filter: (node) => ['TR', 'THEAD', 'TBODY', 'TFOOT'].includes(node.nodeName) && inDataTable(node),
-    replacement: () => '',
-  });
-  service.addRule('tableCaption', {
-    filter: (node) => node.nodeName === 'CAPTION',
-    replacement: (content) => `\n\n${content.trim()}\n\n`,
-  });
-  service.addRule('table', {
-    filter: (node) => node.nodeName === 'TABLE' && isDataTable(node),
-    replacement: (content, node) => {
-      // `content` holds only the caption: cells and rows rendered to nothing.
-      const table = renderTable(node);
-      return `\n\n${content.trim() ? `${content.trim()}\n\n` : ''}${table}\n\n`;
-    },
-  });
+/** A data table's markdown; `content` holds only the caption, since rows and cells wrote nothing. */
+export function dataTable(table: Element, content: string): string {
+  const caption = content.trim();
+  return `\n\n${caption ? `${caption}\n\n` : ''}${renderTable(table)}\n\n`;
 }
