@@ -27,12 +27,18 @@ const TEXT_NODE = 3;
  * recursion by assumption.
  */
 export function limitDepth(root: Element, maxDepth: number): void {
-  const stack: Array<[Element, number]> = [[root, 0]];
-  while (stack.length > 0) {
-    const [el, depth] = stack.pop()!;
+  // Two parallel stacks rather than one of [element, depth] pairs: this walks every element of
+  // every page, and a pair per element was most of its cost.
+  const elements: Element[] = [root];
+  const depths: number[] = [0];
+  while (elements.length > 0) {
+    const el = elements.pop()!;
+    const depth = depths.pop()! + 1;
     for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
-      if (depth + 1 < maxDepth) stack.push([child, depth + 1]);
-      else flatten(child);
+      if (depth < maxDepth) {
+        elements.push(child);
+        depths.push(depth);
+      } else flatten(child);
     }
   }
 }
