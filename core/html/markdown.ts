@@ -169,7 +169,8 @@ function escapeText(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rules: what an element becomes, given its converted content.
+// Rules: what an element becomes, given its converted content. Those that differ from turndown's
+// own are exported for its reference configuration (test/helpers/turndown-markdown.ts).
 
 /** Language from `language-x` / `lang-x` classes, as highlighters and CommonMark renderers emit. */
 function codeLanguage(pre: Element): string {
@@ -201,7 +202,7 @@ function fenceFor(code: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-function codeBlock(pre: Element): string {
+export function codeBlock(pre: Element): string {
   const code = codeText(pre).replace(/\n$/, '');
   const fence = fenceFor(code);
   return `\n\n${fence}${codeLanguage(pre)}\n${code}\n${fence}\n\n`;
@@ -229,12 +230,12 @@ function inline(content: string): string {
   return content.replace(/^#{1,6}\s+/gm, '').replace(/\s*\n\s*/g, ' ').trim();
 }
 
-function heading(el: Element, content: string): string {
+export function heading(el: Element, content: string): string {
   const text = inline(content);
   return text ? `\n\n${'#'.repeat(Number(el.nodeName[1]))} ${text}\n\n` : '';
 }
 
-function image(img: Element): string {
+export function image(img: Element): string {
   const src = img.getAttribute('src')?.trim();
   // data: URIs are placeholders or inline blobs: kilobytes of base64 an LLM cannot use.
   if (!src || src.startsWith('data:')) return '';
@@ -242,7 +243,7 @@ function image(img: Element): string {
   return `![${alt}](${destination(src)})`;
 }
 
-function link(href: string, content: string): string {
+export function link(href: string, content: string): string {
   const text = inline(content);
   // A link with nothing to click (an icon whose svg was removed) is noise in markdown.
   return text ? `[${text}](${destination(href)})` : '';
@@ -261,7 +262,7 @@ function itemIndex(list: Element, item: Element): number {
   return indexes.get(item) ?? 0;
 }
 
-function listItem(li: Element, content: string): string {
+export function listItem(li: Element, content: string): string {
   const parent = li.parentElement;
   let marker = '- ';
   if (parent?.nodeName === 'OL') {
