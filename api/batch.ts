@@ -32,6 +32,6 @@ export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOption
   const seed = urls[0]!.url;
   const hooks = webhooksOf(id, 'batch_scrape', { webhookUrls: options.webhookUrls, webhookMetadata: options.metadata, webhook: options.webhook });
   // The URLs are the frontier: discovery is done before the workflow starts.
-  await startJob(deps, { id, kind: 'batch_scrape', seed, options, hooks, summary: `Batch scrape of ${urls.length} URL${urls.length === 1 ? '' : 's'} (first ${seed.href})`, limit: urls.length, frontier: urls }, caller);
-  return { success: true, id, url: jobUrl(deps, 'batch_scrape', id, style, '', version), ...(options.ignoreInvalidURLs ? { invalidURLs: invalid.map((u) => u.raw) } : {}) };
+  const started = await startJob(deps, { id, kind: 'batch_scrape', seed, options, hooks, summary: `Batch scrape of ${urls.length} URL${urls.length === 1 ? '' : 's'} (first ${seed.href})`, limit: urls.length, frontier: urls }, caller);
+  return { success: true, id: started, url: jobUrl(deps, 'batch_scrape', started, style, '', version), ...(options.ignoreInvalidURLs ? { invalidURLs: invalid.map((u) => u.raw) } : {}) };
 }

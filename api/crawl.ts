@@ -26,6 +26,6 @@ export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: C
   }
   const id = randomUUID();
   const hooks = webhooksOf(id, 'crawl', options);
-  await startJob(deps, { id, kind: 'crawl', seed, options, hooks, summary: `Crawl of ${seed.href} (limit ${options.limit})`, limit: options.limit }, caller);
-  return { success: true, id, url: seed.href };
+  const started = await startJob(deps, { id, kind: 'crawl', seed, options, hooks, summary: `Crawl of ${seed.href} (limit ${options.limit})`, limit: options.limit }, caller);
+  return { success: true, id: started, url: seed.href };
 }

@@ -7,10 +7,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { crawlSearchAttributes, type CrawlWebhookContext } from '../core/crawl-contracts.js';
 import { workflowIds } from '../core/contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
-import { NotFoundError, ServiceUnavailableError } from '../core/errors.js';
-import { CRAWL_PAGE_MAX_BYTES, type CrawlStatusBody } from '../core/schemas/crawl.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../core/errors.js';
+import { CRAWL_PAGE_MAX_BYTES, MAX_IDEMPOTENCY_KEY_LENGTH, type CrawlStatusBody } from '../core/schemas/crawl.js';
 import { decodeBatchScrapeOptions, decodeCrawlOptions } from '../core/schemas/decode.js';
-import type { Crawl, CrawlKind, CrawlStatus } from '../prisma/client.js';
+import { isUniqueViolation, type Crawl, type CrawlKind, type CrawlStatus } from '../prisma/client.js';
 import { createJobRow, type NewJob } from '../prisma/jobs.js';
 import type { ApiDeps } from './deps.js';
 import { START_DEADLINE_MS } from './run-workflow.js';
@@ -21,7 +21,10 @@ export interface Caller {
   payer?: string;
   /** Charge a paid request now (x402 settlement), before an effect that cannot be undone. */
   charge?: () => Promise<void>;
+  /** The request's `x-idempotency-key` header, if sent (startJob). */
+  idempotencyKey?: string;
 }
+
 
 const kinds = {
   crawl: { workflowType: 'crawl', workflowId: workflowIds.crawl, path: 'crawl', noun: 'crawl', Noun: 'Crawl' },
@@ -50,14 +53,30 @@ export function jobUrl(deps: ApiDeps, kind: CrawlKind, id: string, style: LinkSt
  * Create the job's row (and, for a batch, its frontier) in one transaction, charge a paid caller,
  * then start its workflow. If Temporal cannot be reached the row is marked failed and the answer is 503.
  */
+/**
+ * Creates the job's row and starts its workflow; returns the job's id. With an `x-idempotency-key`
+ * that this caller (API key or paying wallet) already used for a job of the same kind, nothing is
+ * started and that job's id is returned: a request retried after a lost answer (the Python SDK
+ * retries POSTs on network errors) does not start a second crawl. Used for the other kind: 409.
+ */
 export async function startJob(
   deps: ApiDeps,
   job: { id: string; kind: CrawlKind; seed: URL; options: object; hooks?: CrawlWebhookContext; summary: string; limit: number; frontier?: NewJob['frontier'] },
   caller: Caller,
-): Promise<void> {
+): Promise<string> {
   const { prisma, temporal, config } = deps;
   const { id, kind } = job;
-  await prisma.$transaction((tx) => createJobRow(tx, { ...job, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, ttlSeconds: config.CRAWL_TTL_SECONDS }));
+  const { idempotencyKey } = caller;
+  if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    const field = 'x-idempotency-key';
+    throw new ValidationError(`The ${field} header must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters (a UUID, say).`, [{ field, message: `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+  }
+  try {
+    await prisma.$transaction((tx) => createJobRow(tx, { ...job, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, idempotencyKey, ttlSeconds: config.CRAWL_TTL_SECONDS }));
+  } catch (err) {
+    if (idempotencyKey === undefined || !isUniqueViolation(err)) throw err;
+    return earlierJob(deps, kind, caller, idempotencyKey);
+  }
   try {
     // A paid job never runs unpaid: settlement comes before the workflow exists.
     await caller.charge?.();
@@ -82,10 +101,22 @@ export async function startJob(
       }),
     );
   } catch (err) {
-    await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: `The ${kinds[kind].noun} could not be started on the workers.` } });
+    // The key is freed: trying again with it starts the job afresh.
+    await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: `The ${kinds[kind].noun} could not be started on the workers.`, idempotencyKey: null } });
     const paid = caller.charge ? ` Your payment was settled (PAYMENT-RESPONSE header) and is not refunded automatically: give the operator id ${id}.` : '';
     throw new ServiceUnavailableError(`Could not start the ${kinds[kind].noun} on the workers (Temporal): ${(err as Error).message}. Try again shortly.${paid}`);
   }
+  return id;
+}
+
+/** The job this caller started with `idempotencyKey`, if it is of `kind`. */
+async function earlierJob(deps: ApiDeps, kind: CrawlKind, caller: Caller, idempotencyKey: string): Promise<string> {
+  const owner = caller.apiKeyId ? { apiKeyId: caller.apiKeyId } : { payer: caller.payer ?? null };
+  const earlier = await deps.prisma.crawl.findFirst({ where: { ...owner, idempotencyKey }, select: { id: true, kind: true } });
+  // Gone in between (its start failed, or it expired): nothing to answer with; the caller may retry.
+  if (!earlier) throw new ConflictError('A request with this x-idempotency-key is being handled or has just failed; try again in a moment.');
+  if (earlier.kind !== kind) throw new ConflictError(`This x-idempotency-key was used to start a ${kinds[earlier.kind as CrawlKind].noun} (id ${earlier.id}); send a new key for a ${kinds[kind].noun}.`);
+  return earlier.id;
 }
 
 /**

@@ -3,6 +3,7 @@
  * server registers and validates with. OpenAPI 3.1 schemas are JSON Schema 2020-12; ours use the
  * common subset, so they are copied as they are.
  */
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/schemas/crawl.js';
 import type { X402Settings } from '../core/x402-settings.js';
 import type { RouteSpec, Schema } from './route.js';
 
@@ -116,6 +117,15 @@ function parameters(route: RouteSpec) {
       out.push({ name, in: where, required: where === 'path' || required.has(name), schema: s, description: (s as { description?: string }).description });
     }
   }
+  if (route.idempotencyKey) {
+    out.push({
+      name: 'x-idempotency-key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+      description: 'A key of your choosing (a UUID, say). The same key again from the same API key or paying wallet answers with the job it started instead of starting another (while that job is kept); used for the other kind of job, 409.',
+    });
+  }
   return out;
 }
 
@@ -134,6 +144,9 @@ function operation(route: RouteSpec, x402: X402Settings | undefined, billing: bo
   const errors = { ...(route.body ? { 400: standardErrors[400], 413: standardErrors[413], 415: standardErrors[415] } : {}), ...(route.query || route.params ? { 400: standardErrors[400] } : {}), ...(route.auth === 'apiKey' ? { 401: standardErrors[401] } : {}) };
   for (const [status, description] of Object.entries(errors)) {
     responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  if (route.idempotencyKey) {
+    responses[409] ??= { description: '`conflict`: the x-idempotency-key was used for the other kind of job (crawl or batch scrape), or for a request still being handled.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   if (route.rateLimit) {
     responses[429] ??= {

@@ -14,6 +14,8 @@ export interface NewJob {
   apiKeyId: string | null;
   payer: string | null;
   ttlSeconds: number;
+  /** The request's `x-idempotency-key`, unique per API key or paying wallet (api/jobs.ts startJob). */
+  idempotencyKey?: string;
   /** A batch's URLs (batchFrontier). */
   frontier?: BatchFrontier['urls'];
 }
@@ -22,7 +24,7 @@ type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 export async function createJobRow(tx: Tx, job: NewJob): Promise<void> {
   await tx.crawl.create({
-    data: { id: job.id, kind: job.kind, apiKeyId: job.apiKeyId, payer: job.payer, url: job.seed.href, options: job.options, expiresAt: new Date(Date.now() + job.ttlSeconds * 1000) },
+    data: { id: job.id, kind: job.kind, apiKeyId: job.apiKeyId, payer: job.payer, idempotencyKey: job.idempotencyKey ?? null, url: job.seed.href, options: job.options, expiresAt: new Date(Date.now() + job.ttlSeconds * 1000) },
   });
   if (job.frontier) {
     await tx.crawlUrl.createMany({ data: job.frontier.map(({ urlKey, url }) => ({ crawlId: job.id, urlKey, url: url.href, depth: 0, discoveryDepth: 0 })) });

@@ -42,7 +42,7 @@ interface Answer {
 }
 
 /** One call with a hard client-side bound, so a hanging server fails the test instead of stalling it. */
-async function call(stack: TestStack, method: string, path: string, options: { body?: unknown; auth?: boolean; boundMs?: number } = {}): Promise<Answer> {
+async function call(stack: TestStack, method: string, path: string, options: { body?: unknown; auth?: boolean; boundMs?: number; headers?: Record<string, string> } = {}): Promise<Answer> {
   const start = performance.now();
   const res = await fetch(stack.api.url + path, {
     method,
@@ -50,6 +50,7 @@ async function call(stack: TestStack, method: string, path: string, options: { b
     headers: {
       ...(options.auth === false ? {} : { authorization: `Bearer ${stack.key}` }),
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
@@ -172,7 +173,9 @@ describe('Temporal stopped and restarted', () => {
     const hooked = await call(stack, 'POST', '/v1/scrape', { body: { url: `${site.url}/p/1`, timeout: 10_000, webhookUrls: [`${site.url}/hook`] } });
     expect(hooked.status).toBe(503);
     expect(hooked.body.error).toMatch(/^The page was scraped \(scrape_id [0-9a-f-]{36}\), but its webhook deliveries could not be scheduled \(Temporal\)/);
-    const crawl = await call(stack, 'POST', '/v1/crawl', { body: { url: site.url, limit: 5 } });
+    // With an idempotency key: the failed start frees it, so the same request retried later runs.
+    const retryKey = { 'x-idempotency-key': `faults-${Date.now()}` };
+    const crawl = await call(stack, 'POST', '/v1/crawl', { body: { url: site.url, limit: 5 }, headers: retryKey });
     expect(crawl.status).toBe(503);
     expect(crawl.body).toMatchObject({ success: false, code: 'service_unavailable' });
     expect(crawl.body.error).toMatch(/Temporal/);
@@ -192,6 +195,9 @@ describe('Temporal stopped and restarted', () => {
     await expectEveryPageOnce(stack, id, PAGES);
     const scrapeAfter = await call(stack, 'POST', '/v1/scrape', { body: { url: `${site.url}/p/1` } });
     expect(scrapeAfter.status).toBe(200);
+    const retried = await call(stack, 'POST', '/v1/crawl', { body: { url: site.url, limit: 5 }, headers: retryKey });
+    expect(retried.status).toBe(200);
+    expect(await waitForCrawl(stack, retried.body.id as string, 120_000)).toMatchObject({ status: 'completed', completed: 5, total: 5 });
     report('temporal', {
       scrapeWhileDownMs: Math.round(scrape.ms),
       crawl503Ms: Math.round(crawl.ms),

@@ -14,6 +14,7 @@ export const startBatchScrapeRoute = defineRoute({
   path: '/v1/batch/scrape',
   operationId: 'startBatchScrape',
   billed: true,
+  idempotencyKey: true,
   summary: 'Start a batch scrape',
   description:
     'Scrapes every URL with the same options, as one durable job (a crawl without discovery); returns at once. Poll GET /v1/batch/scrape/{id}. An invalid URL is a 400 naming `urls[i]`, unless ignoreInvalidURLs lists it in `invalidURLs`.',

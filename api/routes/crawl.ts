@@ -8,7 +8,8 @@ const errorRef = { $ref: '#/components/schemas/Error' } as const;
 /** The job's owner: an API key, or the paying wallet (x402). A paid job is charged before it starts, a paid cancel before it cancels. */
 export function caller(ctx: AppContext): Caller {
   const { auth, payment } = ctx.state;
-  return { apiKeyId: auth?.apiKeyId, payer: auth?.payer, ...(payment ? { charge: () => payment.chargeNow() } : {}) };
+  const idempotencyKey = ctx.get('x-idempotency-key');
+  return { apiKeyId: auth?.apiKeyId, payer: auth?.payer, ...(payment ? { charge: () => payment.chargeNow() } : {}), ...(ctx.headers['x-idempotency-key'] !== undefined ? { idempotencyKey } : {}) };
 }
 
 /** How this request gets `next` links (README "Paging"). */
@@ -19,6 +20,7 @@ export const startCrawlRoute = defineRoute({
   path: '/v1/crawl',
   operationId: 'startCrawl',
   billed: true,
+  idempotencyKey: true,
   summary: 'Start a crawl',
   description: 'Returns at once with the crawl id; poll GET /v1/crawl/{id}. Invalid path patterns get 400 naming `includePaths[i]` / `excludePaths[i]`.',
   tag: 'Crawl',

@@ -113,6 +113,7 @@ export const startCrawlV2Route = defineRoute({
   path: '/v2/crawl',
   operationId: 'startCrawlV2',
   billed: true,
+  idempotencyKey: true,
   summary: 'Start a crawl (v2)',
   description:
     'POST /v1/crawl in the v2 shape: `sitemap` (`include` by default, `skip`, `only`) instead of ignoreSitemap, no path-depth bound (maxDiscoveryDepth bounds link hops), `scrapeOptions` as in POST /v2/scrape. `url` in the answer is the status URL. Poll GET /v2/crawl/{id}.',
@@ -134,6 +135,7 @@ export const startBatchScrapeV2Route = defineRoute({
   path: '/v2/batch/scrape',
   operationId: 'startBatchScrapeV2',
   billed: true,
+  idempotencyKey: true,
   summary: 'Start a batch scrape (v2)',
   description: 'POST /v1/batch/scrape with the scrape options of POST /v2/scrape. Poll GET /v2/batch/scrape/{id}.',
   tag: 'v2',
