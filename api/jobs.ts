@@ -133,6 +133,21 @@ async function findJob(deps: ApiDeps, id: string, caller: Caller, kind?: CrawlKi
   return row;
 }
 
+/** Most crawls GET /v2/crawl/active lists. */
+export const ACTIVE_CRAWLS_MAX = 1000;
+
+/** GET /v2/crawl/active: this caller's crawls still running, newest first. */
+export async function activeCrawls(deps: ApiDeps, caller: Caller): Promise<Array<{ id: string; url: string; options: unknown }>> {
+  const owner = caller.apiKeyId ? { apiKeyId: caller.apiKeyId } : { payer: caller.payer ?? '' };
+  const rows = await deps.prisma.crawl.findMany({
+    where: { ...owner, kind: 'crawl', status: 'scraping', expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: 'desc' },
+    take: ACTIVE_CRAWLS_MAX,
+    select: { id: true, url: true, options: true },
+  });
+  return rows;
+}
+
 /** GET /v1|v2/crawl/{id} and GET /v1|v2/batch/scrape/{id}; `path` is the kind whose endpoint was asked (its `next` stays on it, as does `version`). */
 export async function jobStatus(deps: ApiDeps, id: string, caller: Caller, page: { offset: number; limit: number; path: CrawlKind; style: LinkStyle; version?: ApiVersion }): Promise<CrawlStatusBody> {
   const row = await findJob(deps, id, caller, page.path === 'batch_scrape' ? 'batch_scrape' : undefined);

@@ -47,7 +47,6 @@ describe('v2 operations not offered here', () => {
     ['GET', '/v2/agent/abc/snapshots/def', 'The agent is not offered by this server'],
     ['DELETE', '/v2/scrape/abc/interact', 'Interacting with a scraped page is not offered by this server'],
     ['POST', '/v2/browser', 'Browser sessions is not offered by this server'],
-    ['GET', '/v2/crawl/active', 'Listing active crawls is not offered by this server'],
     ['POST', '/v2/crawl/params-preview', 'Crawl options from a prompt is not offered by this server'],
     ['GET', '/v2/team/credit-usage', 'Credit usage is not offered by this server'],
     ['GET', '/v2/concurrency-check', 'The concurrency check is not offered by this server'],

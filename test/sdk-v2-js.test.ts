@@ -122,9 +122,13 @@ describe('Firecrawl crawls (v2)', () => {
     expect(capped.data).toHaveLength(200);
   });
 
-  it('cancelCrawl stops a crawl of slow pages; cancelling a completed crawl is a 409', async () => {
+  it('cancelCrawl stops a crawl of slow pages; cancelling a completed crawl is a 409; getActiveCrawls lists it while it runs', async () => {
     const { id } = await app.startCrawl(`${sites.slow.url}/`, { maxConcurrency: 1 });
+    const running = await app.getActiveCrawls();
+    expect(running.success).toBe(true);
+    expect(running.crawls.find((c) => c.id === id)).toEqual({ id, teamId: expect.any(String), url: `${sites.slow.url}/`, options: expect.objectContaining({ url: `${sites.slow.url}/`, maxConcurrency: 1 }) });
     expect(await app.cancelCrawl(id)).toBe(true);
+    expect((await app.getActiveCrawls()).crawls.map((c) => c.id)).not.toContain(id);
     const status = await crawlEnded(id);
     expect(status.status).toBe('cancelled');
     expect(status.completed).toBeLessThan(30);

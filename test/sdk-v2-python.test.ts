@@ -154,9 +154,14 @@ describe('Firecrawl crawls (v2)', () => {
     expect((await py.call<Job>('get_crawl_status', [started.id], { pagination_config: { max_results: 150 } })).data).toHaveLength(150);
   }, 120_000);
 
-  it('cancel_crawl stops a crawl of slow pages (True); on a completed crawl the server answers 409 and the SDK returns False', async () => {
+  it('cancel_crawl stops a crawl of slow pages (True); on a completed crawl the server answers 409 and the SDK returns False; get_active_crawls lists it while it runs', async () => {
     const { id } = await py.call<Started>('start_crawl', [`${sites.slow.url}/`], { max_concurrency: 1 });
+    type Active = { success: boolean; crawls: Array<{ id: string; url: string }> };
+    const running = await py.call<Active>('get_active_crawls', []);
+    expect(running.success).toBe(true);
+    expect(running.crawls.find((c) => c.id === id)).toMatchObject({ id, url: `${sites.slow.url}/` });
     expect(await py.call('cancel_crawl', [id])).toBe(true);
+    expect((await py.call<Active>('get_active_crawls', [])).crawls.map((c) => c.id)).not.toContain(id);
     const status = await ended('get_crawl_status', id);
     expect(status.status).toBe('cancelled');
     expect(status.completed).toBeLessThan(30);

@@ -26,6 +26,7 @@ beforeAll(async () => {
       '/a': page('<h1>A</h1>'),
       '/b': page('<h1>B</h1>'),
       '/c': page('<h1>C</h1>'),
+      '/slow': (q: never, res: ServerResponse) => void setTimeout(() => page('<h1>Slow</h1>')(q, res), 5000),
     } as never),
     startFakeLlm([JSON.stringify({ title: 'T' })]),
   ]);
@@ -133,6 +134,22 @@ describe('/v2/crawl and /v2/batch/scrape', () => {
     expect((await stack.get(`/v2/crawl/${id}?skip=2`)).body.data).toEqual(last.body.data);
     expect((await stack.get(`/v2/batch/scrape/${randomUUID()}`)).status).toBe(404);
     expect((await stack.call('DELETE', `/v2/batch/scrape/${id}`)).body).toMatchObject({ success: false, code: 'conflict', error: `The batch scrape ${id} has already completed: there is nothing to cancel.` });
+  });
+});
+
+describe('GET /v2/crawl/active', () => {
+  it('lists the key’s running crawls with the account as teamId; not batch scrapes, not ended crawls, not another key’s', async () => {
+    const crawl = await stack.post('/v2/crawl', { url: `${site.url}/slow`, limit: 1 });
+    const batch = await stack.post('/v2/batch/scrape', { urls: [`${site.url}/slow`] });
+    expect([crawl.status, batch.status]).toEqual([200, 200]);
+    const active = await stack.get('/v2/crawl/active');
+    expect(active.status).toBe(200);
+    expect(active.body).toEqual({ success: true, crawls: [{ id: crawl.body.id, teamId: 'default', url: `${site.url}/slow`, options: expect.objectContaining({ url: `${site.url}/slow`, limit: 1 }) }] });
+    const { key: other } = await createKey(stack.api.deps.prisma, 'v2-active-other', TEST_PEPPER);
+    expect((await stack.call('GET', '/v2/crawl/active', undefined, other)).body).toEqual({ success: true, crawls: [] });
+    expect((await stack.call('DELETE', `/v2/crawl/${String(crawl.body.id)}`)).status).toBe(200);
+    expect((await stack.get('/v2/crawl/active')).body).toEqual({ success: true, crawls: [] });
+    expect((await stack.call('GET', '/v2/crawl/active', undefined, 'pw_not_a_key')).status).toBe(401);
   });
 });
 

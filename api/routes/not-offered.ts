@@ -3,7 +3,7 @@
  * because they need what it does not have (a search engine, an agent, hosted accounts). Each
  * answers 501 `not_supported` with a message saying so, never a bare 404 (README "Not offered
  * here"). They read no body (POST /v2/parse is a multipart upload), so they are served before the
- * JSON body parser, and before the v2 job routes (`/v2/crawl/active` is not a crawl id).
+ * JSON body parser, and before the v2 job routes (`/v2/crawl/params-preview` is not a crawl id).
  */
 import { NotSupportedError } from '../../core/errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -59,7 +59,6 @@ const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId
   { method: 'get', path: '/v2/parse/formats', operationId: 'parseFormatsV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
   { method: 'post', path: '/v2/parse/upload-url', operationId: 'parseUploadUrlV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
   { method: 'post', path: '/v2/crawl/params-preview', operationId: 'crawlParamsPreviewV2', what: 'Crawl options from a prompt', why: 'it needs the hosted planner; give includePaths, excludePaths, limit and the other options yourself' },
-  { method: 'get', path: '/v2/crawl/active', operationId: 'activeCrawlsV2', what: 'Listing active crawls', why: 'the Temporal UI lists running crawls (search CrawlStatus = "scraping"), and the dashboard lists an account’s jobs' },
   { method: 'get', path: '/v2/concurrency-check', operationId: 'concurrencyCheckV2', what: 'The concurrency check', why: 'there is no hosted concurrency plan here: a crawl’s maxConcurrency and the workers’ WORKER_CONCURRENCY bound it' },
   { method: 'get', path: '/v2/team/credit-usage', operationId: 'creditUsageV2', what: 'Credit usage', why: credits },
   { method: 'get', path: '/v2/team/credit-usage/historical', operationId: 'creditUsageHistoricalV2', what: 'Credit usage', why: credits },

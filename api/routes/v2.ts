@@ -16,7 +16,7 @@ import { ConflictError, NotSupportedError } from '../../core/errors.js';
 import type { CrawlKind } from '../../prisma/client.js';
 import { startBatchScrape } from '../batch.js';
 import { startCrawl } from '../crawl.js';
-import { cancelJob, jobErrors, jobStatus, jobUrl } from '../jobs.js';
+import { ACTIVE_CRAWLS_MAX, activeCrawls, cancelJob, jobErrors, jobStatus, jobUrl } from '../jobs.js';
 import { runMap } from '../map.js';
 import { validateInput } from '../middleware/validate.js';
 import { defineRoute, type AppContext, type Schema } from '../route.js';
@@ -150,6 +150,37 @@ export const startBatchScrapeV2Route = defineRoute({
   },
 });
 
+export const activeCrawlsV2Route = defineRoute({
+  method: 'get',
+  path: '/v2/crawl/active',
+  operationId: 'activeCrawlsV2',
+  tag: 'v2',
+  auth: 'apiKey',
+  rateLimit: 'crawlStatus',
+  paidAs: 'crawlStatus',
+  // Registered before /v2/crawl/{id}, which would take `active` for an id.
+  readsNoBody: true,
+  summary: 'Running crawls (v2)',
+  description: `The crawls this API key (or paying wallet) started that are still running, newest first, at most ${ACTIVE_CRAWLS_MAX}: id, \`teamId\` (the key's account; the wallet for x402 callers), seed URL and the crawl's options as validated (v1 names). Batch scrapes are not listed.`,
+  responses: {
+    200: {
+      description: 'The running crawls.',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          crawls: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, teamId: { type: 'string' }, url: { type: 'string' }, options: { type: 'object' } }, required: ['id', 'teamId', 'url', 'options'] } },
+        },
+        required: ['success', 'crawls'],
+      },
+    },
+  },
+  async handler(ctx: AppContext) {
+    const teamId = ctx.state.auth?.accountId ?? ctx.state.auth?.payer ?? '';
+    ctx.body = { success: true, crawls: (await activeCrawls(ctx.state.deps, caller(ctx))).map((c) => ({ id: c.id, teamId, url: c.url, options: c.options })) };
+  },
+});
+
 /** Status, cancel and errors of a crawl or a batch scrape, on its v2 path. */
 function jobRoutes(kind: CrawlKind) {
   const crawl = kind === 'crawl';
@@ -211,4 +242,4 @@ function jobRoutes(kind: CrawlKind) {
   ];
 }
 
-export const v2Routes = [scrapeV2Route, mapV2Route, startCrawlV2Route, ...jobRoutes('crawl'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape')];
+export const v2Routes = [scrapeV2Route, mapV2Route, startCrawlV2Route, activeCrawlsV2Route, ...jobRoutes('crawl'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape')];
