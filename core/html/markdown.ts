@@ -421,35 +421,28 @@ class Converter {
       // Whitespace only: all of it leads, nothing trails.
       const all = text.slice(start, end);
       const ascii = asciiPrefixLength(all);
-      return [ascii > 0 && this.spaceBefore(el) ? all.slice(ascii) : all, ''];
+      return [ascii > 0 && this.spaceBeside(el, 'before') ? all.slice(ascii) : all, ''];
     }
     let leading = text.slice(start, firstVisible);
     let trailing = text.slice(lastVisible[end] + 1, end);
     const asciiLead = asciiPrefixLength(leading);
-    if (asciiLead > 0 && this.spaceBefore(el)) leading = leading.slice(asciiLead);
+    if (asciiLead > 0 && this.spaceBeside(el, 'before')) leading = leading.slice(asciiLead);
     const asciiTrail = asciiSuffixLength(trailing);
-    if (asciiTrail > 0 && this.spaceAfter(el)) trailing = trailing.slice(0, trailing.length - asciiTrail);
+    if (asciiTrail > 0 && this.spaceBeside(el, 'after')) trailing = trailing.slice(0, trailing.length - asciiTrail);
     return [leading, trailing];
   }
 
-  /** The previous sibling is text, or an inline element, ending with a space. */
-  private spaceBefore(el: Element): boolean {
-    const sibling = el.previousSibling;
+  /** The sibling on `side` is text, or an inline element, with a space on its edge next to `el`. */
+  private spaceBeside(el: Element, side: 'before' | 'after'): boolean {
+    const sibling = side === 'before' ? el.previousSibling : el.nextSibling;
     if (!sibling) return false;
-    if (sibling.nodeType === TEXT_NODE) return (sibling as CharacterData).data.endsWith(' ');
+    if (sibling.nodeType === TEXT_NODE) {
+      const data = (sibling as CharacterData).data;
+      return side === 'before' ? data.endsWith(' ') : data.startsWith(' ');
+    }
     if (sibling.nodeType !== ELEMENT_NODE || BLOCK.has(sibling.nodeName)) return false;
-    const span = this.page.spans.get(sibling)!;
-    return span.end > span.start && this.page.text.charCodeAt(span.end - 1) === 32;
-  }
-
-  /** The next sibling is text, or an inline element, starting with a space. */
-  private spaceAfter(el: Element): boolean {
-    const sibling = el.nextSibling;
-    if (!sibling) return false;
-    if (sibling.nodeType === TEXT_NODE) return (sibling as CharacterData).data.startsWith(' ');
-    if (sibling.nodeType !== ELEMENT_NODE || BLOCK.has(sibling.nodeName)) return false;
-    const span = this.page.spans.get(sibling)!;
-    return span.end > span.start && this.page.text.charCodeAt(span.start) === 32;
+    const { start, end } = this.page.spans.get(sibling)!;
+    return end > start && this.page.text.charCodeAt(side === 'before' ? end - 1 : start) === 32;
   }
 }
 
