@@ -45,7 +45,7 @@ async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Pro
   }
 }
 
-const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id} and their errors: 3 requests per minute per API key. Retry in 20 seconds.';
+const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors and GET /v2/crawl/active: 3 requests per minute per API key. Retry in 20 seconds.';
 
 describe('rate limits on one Redis', () => {
   let api: TestApi;
@@ -138,6 +138,7 @@ describe('rate limits on one Redis', () => {
       'GET /v1/crawl/{id}/errors',
       'GET /v2/batch/scrape/{id}',
       'GET /v2/batch/scrape/{id}/errors',
+      'GET /v2/crawl/active',
       'GET /v2/crawl/{id}',
       'GET /v2/crawl/{id}/errors',
       'GET /v2/monitor',

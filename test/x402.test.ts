@@ -445,6 +445,7 @@ describe('x402: the reference', () => {
       'DELETE /v2/crawl/{id}',
       'GET /v2/batch/scrape/{id}',
       'GET /v2/batch/scrape/{id}/errors',
+      'GET /v2/crawl/active',
       'GET /v2/crawl/{id}',
       'GET /v2/crawl/{id}/errors',
       'POST /v2/batch/scrape',
