@@ -7,7 +7,8 @@
  * core/html/markdown-turndown.test.ts requires the two to write the same markdown.
  */
 import TurndownService from 'turndown';
-import { codeBlock, heading, image, link, listItem, tidyMarkdown } from '../../core/html/markdown.js';
+import { codeBlock, heading, image, link, listItem } from '../../core/html/markdown-rules.js';
+import { tidyMarkdown } from '../../core/html/markdown.js';
 import { dataCell, dataTable, inDataTable, isDataTable } from '../../core/html/markdown-tables.js';
 
 function createService(): TurndownService {
