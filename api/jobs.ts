@@ -109,10 +109,14 @@ export async function startJob(
   return id;
 }
 
+/** The rows this caller owns, as a query filter: its API key's, or its paying wallet's (none without either). */
+function ownedBy(caller: Caller): { apiKeyId: string } | { payer: string } {
+  return caller.apiKeyId ? { apiKeyId: caller.apiKeyId } : { payer: caller.payer ?? '' };
+}
+
 /** The job this caller started with `idempotencyKey`, if it is of `kind`. */
 async function earlierJob(deps: ApiDeps, kind: CrawlKind, caller: Caller, idempotencyKey: string): Promise<string> {
-  const owner = caller.apiKeyId ? { apiKeyId: caller.apiKeyId } : { payer: caller.payer ?? null };
-  const earlier = await deps.prisma.crawl.findFirst({ where: { ...owner, idempotencyKey }, select: { id: true, kind: true } });
+  const earlier = await deps.prisma.crawl.findFirst({ where: { ...ownedBy(caller), idempotencyKey }, select: { id: true, kind: true } });
   // Gone in between (its start failed, or it expired): nothing to answer with; the caller may retry.
   if (!earlier) throw new ConflictError('A request with this x-idempotency-key is being handled or has just failed; try again in a moment.');
   if (earlier.kind !== kind) throw new ConflictError(`This x-idempotency-key was used to start a ${kinds[earlier.kind as CrawlKind].noun} (id ${earlier.id}); send a new key for a ${kinds[kind].noun}.`);
@@ -138,14 +142,12 @@ export const ACTIVE_CRAWLS_MAX = 1000;
 
 /** GET /v2/crawl/active: this caller's crawls still running, newest first. */
 export async function activeCrawls(deps: ApiDeps, caller: Caller): Promise<Array<{ id: string; url: string; options: unknown }>> {
-  const owner = caller.apiKeyId ? { apiKeyId: caller.apiKeyId } : { payer: caller.payer ?? '' };
-  const rows = await deps.prisma.crawl.findMany({
-    where: { ...owner, kind: 'crawl', status: 'scraping', expiresAt: { gt: new Date() } },
+  return deps.prisma.crawl.findMany({
+    where: { ...ownedBy(caller), kind: 'crawl', status: 'scraping', expiresAt: { gt: new Date() } },
     orderBy: { createdAt: 'desc' },
     take: ACTIVE_CRAWLS_MAX,
     select: { id: true, url: true, options: true },
   });
-  return rows;
 }
 
 /** GET /v1|v2/crawl/{id} and GET /v1|v2/batch/scrape/{id}; `path` is the kind whose endpoint was asked (its `next` stays on it, as does `version`). */
