@@ -1,0 +1,127 @@
+/**
+ * Main-content quality of `onlyMainContent`, per dataset, beside the best open-source extractors
+ * measured in the same run. Run by hand (not in CI): it needs the datasets, which this repository
+ * does not keep.
+ *
+ *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
+ *     --docs <folder from bench/extraction/docs-set.ts> [--part dev|held-out|all] [--worst N] [--dump DIR]
+ *     [--systems ours,ours-markdown,whole-page,trafilatura,readability.js] [--cache DIR] [--fresh]
+ *
+ * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
+ * onlyMainContent (its markdown as plain text, and as-is), the whole page (onlyMainContent off),
+ * trafilatura and Readability.js. Scoring as the public benchmarks do (score.ts). `--worst N` lists
+ * the development pages where ours does worst; held-out pages are never listed.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { processPage } from '../core/html/index.js';
+import { baselines, type Extraction } from './extraction/baselines.js';
+import { docsSet, readabilitySet, trafilaturaSet, type Page } from './extraction/datasets.js';
+import { averageScores, markdownText, shingleScore, snippetCounts, snippetTotals, type Totals } from './extraction/score.js';
+
+const { values: args } = parseArgs({
+  options: {
+    trafilatura: { type: 'string' },
+    readability: { type: 'string' },
+    docs: { type: 'string' },
+    part: { type: 'string', default: 'all' },
+    systems: { type: 'string', default: 'ours,ours-markdown,whole-page,trafilatura,readability.js' },
+    worst: { type: 'string', default: '0' },
+    dump: { type: 'string' },
+    cache: { type: 'string', default: join(tmpdir(), 'pagewright-extraction-bench') },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+
+const pages: Page[] = [
+  ...(args.trafilatura ? trafilaturaSet(args.trafilatura) : []),
+  ...(args.readability ? readabilitySet(args.readability) : []),
+  ...(args.docs ? docsSet(args.docs) : []),
+];
+if (pages.length === 0) {
+  console.error('give at least one of --trafilatura, --readability, --docs (see the top of bench/extraction.ts)');
+  process.exit(2);
+}
+const parts = args.part === 'all' ? ['dev', 'held-out'] : [args.part];
+const wanted = new Set(args.systems.split(','));
+if (args.fresh) rmSync(join(args.cache, 'outputs'), { recursive: true, force: true });
+mkdirSync(args.cache, { recursive: true });
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function ours(onlyMainContent: boolean, asText: boolean): Promise<Map<string, Extraction>> {
+  const out = new Map<string, Extraction>();
+  for (const page of pages) {
+    const body = readFileSync(page.path);
+    const start = cpuMs();
+    const { markdown = '' } = await processPage({ body, contentType: 'text/html', url: page.url, formats: new Set(['markdown']), onlyMainContent });
+    const ms = cpuMs() - start;
+    out.set(page.id, { text: asText ? markdownText(markdown) : markdown, ms });
+  }
+  return out;
+}
+
+const systems = new Map<string, Map<string, Extraction>>();
+if (wanted.has('ours')) systems.set('ours', await ours(true, true));
+if (wanted.has('ours-markdown')) systems.set('ours-markdown', await ours(true, false));
+if (wanted.has('whole-page')) systems.set('whole-page', await ours(false, true));
+for (const baseline of baselines(args.cache)) {
+  if (wanted.has(baseline.name)) systems.set(baseline.name, baseline.run(pages));
+}
+
+function pageF1(page: Page, text: string): number {
+  if (page.gold.kind === 'text') {
+    const { precision: p, recall: r } = shingleScore(text, page.gold.text);
+    return p + r === 0 ? 0 : (2 * p * r) / (p + r);
+  }
+  const c = snippetCounts(text, page.gold.want, page.gold.unwanted);
+  return (c.tp + c.tn) / (c.tp + c.tn + c.fp + c.fn);
+}
+
+function totals(group: readonly Page[], out: Map<string, Extraction>): Totals {
+  if (group[0].gold.kind === 'snippets') {
+    return snippetTotals(group.map((p) => (p.gold.kind === 'snippets' ? snippetCounts(out.get(p.id)!.text, p.gold.want, p.gold.unwanted) : { tp: 0, fp: 0, fn: 0, tn: 0 })));
+  }
+  return averageScores(group.map((p) => (p.gold.kind === 'text' ? shingleScore(out.get(p.id)!.text, p.gold.text) : { precision: 0, recall: 0 })));
+}
+
+const fmt = (x: number) => x.toFixed(3);
+const datasets = [...new Set(pages.map((p) => p.dataset))];
+console.log('\n| dataset | part | pages | system | F1 | precision | recall | CPU ms/page (median) |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const dataset of datasets) {
+  for (const part of parts) {
+    const group = pages.filter((p) => p.dataset === dataset && p.heldOut === (part === 'held-out'));
+    if (group.length === 0) continue;
+    for (const [name, out] of systems) {
+      const t = totals(group, out);
+      const ms = group.map((p) => out.get(p.id)!.ms).sort((a, b) => a - b)[Math.floor(group.length / 2)];
+      console.log(`| ${dataset} | ${part} | ${t.pages} | ${name} | ${fmt(t.f1)} | ${fmt(t.precision)} | ${fmt(t.recall)} | ${ms.toFixed(1)} |`);
+    }
+  }
+}
+
+const worst = Number(args.worst);
+const mine = systems.get('ours');
+if (worst > 0 && mine) {
+  const dev = pages.filter((p) => !p.heldOut);
+  const ranked = dev.map((p) => ({ p, f1: pageF1(p, mine.get(p.id)!.text) })).sort((a, b) => a.f1 - b.f1).slice(0, worst);
+  console.log(`\nworst ${worst} development pages (ours):`);
+  for (const { p, f1 } of ranked) {
+    const detail = p.gold.kind === 'text' ? shingleScore(mine.get(p.id)!.text, p.gold.text) : snippetCounts(mine.get(p.id)!.text, p.gold.want, p.gold.unwanted);
+    console.log(`  ${fmt(f1)}  ${p.dataset}/${p.id}  ${JSON.stringify(detail, (_, v) => (typeof v === 'number' ? Number(v.toFixed(3)) : v))}`);
+  }
+}
+
+if (args.dump) {
+  for (const [name, out] of systems) {
+    const folder = join(args.dump, name);
+    mkdirSync(folder, { recursive: true });
+    for (const p of pages) if (!p.heldOut) writeFileSync(join(folder, `${p.dataset}-${p.id.replace(/[^A-Za-z0-9.]+/g, '_')}.txt`), out.get(p.id)!.text);
+  }
+}

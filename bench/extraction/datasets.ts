@@ -1,0 +1,111 @@
+/**
+ * The extraction benchmark's datasets, read from folders given on the command line (no third-party
+ * page is kept in this repository):
+ *
+ * - `trafilatura`: trafilatura's evaluation set, the `tests` folder of its repository:
+ *   `evaldata.json` (per page: the snippets its extraction must and must not contain) with the pages
+ *   under `cache/` and `eval/`. Scored by snippets.
+ * - `readability`: Mozilla Readability's test pages, `test/test-pages` of its repository: per folder
+ *   `source.html` and `expected.html` (Readability's own output, so that baseline is favoured here).
+ *   Scored by shingles against the expected page's text.
+ * - `docs`: documentation pages labelled by us (bench/extraction/docs-set.ts builds it). Shingles.
+ *
+ * Every page is put in the development or the held-out part by a hash of its name, about 30 % held
+ * out; tuning looks at development pages only.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHtml } from '../../core/html/dom.js';
+
+export type Gold = { kind: 'snippets'; want: string[]; unwanted: string[] } | { kind: 'text'; text: string };
+
+export interface Page {
+  dataset: string;
+  id: string;
+  path: string;
+  url: string;
+  gold: Gold;
+  heldOut: boolean;
+}
+
+const HELD_OUT_SHARE = 0.3;
+
+function isHeldOut(dataset: string, id: string): boolean {
+  const h = createHash('sha256').update(`${dataset}\0${id}`).digest();
+  return h.readUInt32BE(0) / 2 ** 32 < HELD_OUT_SHARE;
+}
+
+const INLINE = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'label', 'mark',
+  'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr',
+]);
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
+
+/** The readable text of an element: text nodes in order, block boundaries as line breaks. */
+export function elementText(root: Node): string {
+  const parts: string[] = [];
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) parts.push(child.nodeValue ?? '');
+      else if (child.nodeType === 1) {
+        const tag = (child as Element).localName;
+        if (SKIP.has(tag)) continue;
+        const block = !INLINE.has(tag);
+        if (block) parts.push('\n');
+        walk(child);
+        if (block) parts.push('\n');
+      }
+    }
+  };
+  walk(root);
+  return parts.join('').replace(/[ \t\u00a0]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+}
+
+export function htmlText(html: string): string {
+  const doc = parseHtml(html);
+  return elementText(doc.body ?? doc.documentElement);
+}
+
+interface TrafilaturaItem {
+  file: string;
+  with: string[];
+  without: string[];
+}
+
+export function trafilaturaSet(dir: string): Page[] {
+  const data = JSON.parse(readFileSync(join(dir, 'evaldata.json'), 'utf8')) as Record<string, TrafilaturaItem>;
+  return Object.entries(data).map(([url, item]) => {
+    const path = ['cache', 'eval'].map((sub) => join(dir, sub, item.file)).find((p) => existsSync(p));
+    if (!path) throw new Error(`trafilatura set: ${item.file} is in neither cache/ nor eval/ under ${dir}`);
+    return {
+      dataset: 'trafilatura', id: item.file, path, url,
+      gold: { kind: 'snippets', want: item.with, unwanted: item.without }, heldOut: isHeldOut('trafilatura', item.file),
+    };
+  });
+}
+
+export function readabilitySet(dir: string): Page[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'expected.html')))
+    .map((d) => ({
+      dataset: 'readability', id: d.name, path: join(dir, d.name, 'source.html'), url: `http://fakehost/test/${d.name}/`,
+      gold: { kind: 'text', text: htmlText(readFileSync(join(dir, d.name, 'expected.html'), 'utf8')) }, heldOut: isHeldOut('readability', d.name),
+    }));
+}
+
+export interface DocsManifestEntry {
+  id: string;
+  file: string;
+  url: string;
+  gold: string;
+}
+
+/** The folder bench/extraction/docs-set.ts wrote: manifest.json, pages/ and gold/. */
+export function docsSet(dir: string): Page[] {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as DocsManifestEntry[];
+  return manifest.map((e) => ({
+    dataset: 'docs', id: e.id, path: join(dir, e.file), url: e.url,
+    gold: { kind: 'text', text: readFileSync(join(dir, e.gold), 'utf8') }, heldOut: isHeldOut('docs', e.id),
+  }));
+}

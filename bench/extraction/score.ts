@@ -1,0 +1,106 @@
+/**
+ * Scoring the way the public extraction benchmarks do, so our figures read like theirs.
+ *
+ * - **Shingles** (article-extraction benchmarks with a full reference text): the text is cut into
+ *   word tokens (`\w+`, Unicode), tokens into overlapping 4-word shingles, and each page gets
+ *   precision = shared shingles / extracted shingles and recall = shared / reference shingles,
+ *   counted as multisets. Page figures are averaged over pages; F1 is the harmonic mean of the
+ *   averages. An empty extraction of a non-empty reference scores 0 and 0.
+ * - **Snippets** (trafilatura's evaluation set): each page lists snippets its extraction must
+ *   contain and snippets it must not; whitespace-normalised substring matches give true/false
+ *   positives and negatives summed over the dataset.
+ */
+
+const TOKEN = /[\p{L}\p{N}_]+/gu;
+const SHINGLE = 4;
+
+function shingles(text: string): Map<string, number> {
+  const tokens = text.toLowerCase().match(TOKEN) ?? [];
+  const counts = new Map<string, number>();
+  // A text shorter than one shingle is one shingle of what it has.
+  const last = Math.max(1, tokens.length - SHINGLE + 1);
+  for (let i = 0; i < last && tokens.length > 0; i++) {
+    const key = tokens.slice(i, i + SHINGLE).join(' ');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export interface PageScore {
+  precision: number;
+  recall: number;
+}
+
+export function shingleScore(extracted: string, reference: string): PageScore {
+  const got = shingles(extracted);
+  const want = shingles(reference);
+  let gotTotal = 0;
+  let wantTotal = 0;
+  let shared = 0;
+  for (const n of got.values()) gotTotal += n;
+  for (const [key, n] of want) {
+    wantTotal += n;
+    shared += Math.min(n, got.get(key) ?? 0);
+  }
+  if (wantTotal === 0) return { precision: gotTotal === 0 ? 1 : 0, recall: 1 };
+  if (gotTotal === 0) return { precision: 0, recall: 0 };
+  return { precision: shared / gotTotal, recall: shared / wantTotal };
+}
+
+export interface Totals {
+  precision: number;
+  recall: number;
+  f1: number;
+  pages: number;
+}
+
+const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
+
+export function averageScores(scores: readonly PageScore[]): Totals {
+  const n = Math.max(1, scores.length);
+  const precision = scores.reduce((s, x) => s + x.precision, 0) / n;
+  const recall = scores.reduce((s, x) => s + x.recall, 0) / n;
+  return { precision, recall, f1: f1(precision, recall), pages: scores.length };
+}
+
+const normalise = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+export interface SnippetCounts {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+export function snippetCounts(extracted: string, want: readonly string[], unwanted: readonly string[]): SnippetCounts {
+  const text = normalise(extracted);
+  const tp = want.filter((w) => text.includes(normalise(w))).length;
+  const fp = unwanted.filter((w) => text.includes(normalise(w))).length;
+  return { tp, fp, fn: want.length - tp, tn: unwanted.length - fp };
+}
+
+export function snippetTotals(counts: readonly SnippetCounts[]): Totals {
+  const sum = counts.reduce((a, c) => ({ tp: a.tp + c.tp, fp: a.fp + c.fp, fn: a.fn + c.fn, tn: a.tn + c.tn }), { tp: 0, fp: 0, fn: 0, tn: 0 });
+  const precision = sum.tp + sum.fp === 0 ? 0 : sum.tp / (sum.tp + sum.fp);
+  const recall = sum.tp + sum.fn === 0 ? 0 : sum.tp / (sum.tp + sum.fn);
+  return { precision, recall, f1: f1(precision, recall), pages: counts.length };
+}
+
+/**
+ * Plain text of our markdown, for scoring beside extractors that return plain text: link and image
+ * targets, emphasis and heading marks, list bullets, table pipes, fences and backslash escapes go;
+ * the words stay. (Link targets are words to the shingle tokenizer: `https example com ...`.)
+ */
+export function markdownText(markdown: string): string {
+  return markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    .replace(/^```.*$/gm, '')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s*(?:[-*+]|\d+\.)\s+/gm, '')
+    .replace(/^\s*>\s?/gm, '')
+    .replace(/^\|?(?:\s*:?-{3,}:?\s*\|)+\s*$/gm, '')
+    .replace(/\s*\|\s*/g, ' ')
+    .replace(/(\*\*|__|\*|~~)(?=\S)|(?<=\S)(\*\*|__|\*|~~)/g, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
+}
