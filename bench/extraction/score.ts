@@ -101,6 +101,7 @@ export function markdownText(markdown: string): string {
     .replace(/^\s*>\s?/gm, '')
     .replace(/^\|?(?:\s*:?-{3,}:?\s*\|)+\s*$/gm, '')
     .replace(/\s*\|\s*/g, ' ')
-    .replace(/(\*\*|__|\*|~~)(?=\S)|(?<=\S)(\*\*|__|\*|~~)/g, '')
+    // Our converter writes emphasis with `*` and `**` only: `__` is text (`__m128i`).
+    .replace(/(\*\*|\*|~~)(?=\S)|(?<=\S)(\*\*|\*|~~)/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
 }
