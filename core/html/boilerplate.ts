@@ -25,7 +25,35 @@ const CHROME_WORDS = new Set([
   'cookie', 'cookies', 'consent', 'gdpr', 'banner',
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'sponsor', 'sponsored', 'promo',
   'modal', 'popup', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
+  // Reader comments, teaser lists and the small furniture around an article.
+  'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
+  'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
+  'side', 'rail', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
 ]);
+
+/** Class/id words that say "content" (entry-content, article-body, post-text, storyBody). */
+const CONTENT_WORDS = new Set([
+  'article', 'articlebody', 'articletext', 'body', 'content', 'entry', 'hentry', 'main', 'post', 'postbody', 'text', 'blog', 'story', 'storybody',
+]);
+
+/** Class/id words that count against a content candidate without removing anything by themselves. */
+const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'meta', 'contact', 'shoutbox', 'skyscraper', 'sponsor', 'hidden', 'combx', 'gdpr']);
+
+/**
+ * Readability-style class/id weight for content candidates: -25 when the words say chrome, +25 when
+ * they say content, for the class and the id each.
+ */
+export function classWeight(el: Element): number {
+  let weight = 0;
+  for (const attr of ['class', 'id']) {
+    const value = el.getAttribute(attr);
+    if (!value) continue;
+    const parts = wordParts(value);
+    if (parts.some((p) => CHROME_WORDS.has(p) || WEAK_CHROME_WORDS.has(p))) weight -= 25;
+    else if (parts.some((p) => CONTENT_WORDS.has(p))) weight += 25;
+  }
+  return weight;
+}
 
 /**
  * Class/id words that are chrome at page level but name the content's own parts inside an article
@@ -58,7 +86,10 @@ export function classIdParts(el: Element): string[] {
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
   if (!cls && !id) return [];
-  const raw = `${cls ?? ''} ${id ?? ''}`;
+  return wordParts(`${cls ?? ''} ${id ?? ''}`);
+}
+
+function wordParts(raw: string): string[] {
   return raw
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -35,14 +35,14 @@ describe('onlyMainContent', () => {
     expect(result.html).toBe('<main class="m"><p>In <a href="https://example.com/x">x</a></p></main>');
   });
 
-  it('uses a lone article holding the content, but not a teaser article in a sidebar', async () => {
+  it('uses a lone article holding the content, and drops a teaser article in a related block', async () => {
     const content = '<div><h1>Long read</h1><p>Plenty of words that make up most of the page text.</p></div>';
     const story = '<article><p>The story itself, long enough to be most of the page.</p></article>';
     expect(await mainMarkdown(`${chrome}<div class="wrap">${story}<p>Unmarked text outside</p></div>`)).toBe(
       'The story itself, long enough to be most of the page.',
     );
     expect(await mainMarkdown(`<div>${content}<div class="related"><article><p>Tiny</p></article></div></div>`)).toBe(
-      '# Long read\n\nPlenty of words that make up most of the page text.\n\nTiny',
+      '# Long read\n\nPlenty of words that make up most of the page text.',
     );
   });
 

@@ -1,40 +1,44 @@
 /**
- * onlyMainContent: narrow the page to its main content and prune chrome inside it.
+ * onlyMainContent: narrow the page to its main content and prune what is not content inside it.
  *
- * 1. Root: a single `<main>` / `[role=main]` with text; else a single `<article>` holding at least
- *    a fifth of the page's text (one article in a sidebar is a teaser, not the content); else body.
- * 2. Prune, inside the root, everything `chromeEvidence` flags. Class/id guesses (and page-level
- *    header/footer tags) are guarded: never remove an element that holds an `<h1>` (or, for
- *    header-like ones, an `<h2>`), a main/article, or most of the root's text.
- * 3. Never empty the page: if the pruned root has no text and no media, try pruning the whole body;
- *    if that is empty too, keep the body unpruned.
+ * 1. Chrome goes first, from the whole body: what `chromeEvidence` flags (tags, ARIA roles, hidden
+ *    elements, utility forms, class/id words such as comments, related, sidebar). Class/id guesses
+ *    (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
+ *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text.
+ * 2. The content root is chosen by scoring (content-score.ts, after Readability): the best-scoring
+ *    candidate, widened to an ancestor several good candidates share, to a parent that scores
+ *    higher or holds much more prose (documentation spreads its text over sections), then to its
+ *    parent when siblings are content too (the other siblings are dropped).
+ * 3. When that root does not hold most of the page's prose (listing, home and search pages, where
+ *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
+ *    content, so nothing is cut.
+ * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
+ *    lists, form fields, image strips, lone embeds) are removed; not on technical pages.
+ * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { chromeEvidence, isHeaderLike } from './boilerplate.js';
+import { chromeEvidence, classWeight, isHeaderLike } from './boilerplate.js';
+import { candidateScore, linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
-/** Share of the body's text a lone article needs to count as the page's content. */
-const ARTICLE_TEXT_SHARE = 0.2;
+/** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
+const CLEAR_ROOT_SHARE = 0.5;
+/** How many of the best candidates vote for a shared ancestor, and how good they must be. */
+const TOP_CANDIDATES = 5;
+const ALTERNATIVE_SHARE = 0.75;
+const ALTERNATIVE_VOTES = 3;
+/** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
+const WIDEN_GAIN = 0.5;
+/** Blocks under this many characters are judged by link density alone. */
+const SMALL_BLOCK = 150;
+/** Mean characters per link from which a link-dense block is a list of headlines. */
+const HEADLINE_LINK = 20;
+/** Share of the root's text in code from which a page is technical (see applyMainContent). */
+const TECHNICAL_SHARE = 0.05;
 
 function isContentRoot(el: Element): boolean {
   return el.localName === 'main' || el.getAttribute('role') === 'main';
-}
-
-function pickRoot(body: Element): Element {
-  const mains: Element[] = [];
-  const articles: Element[] = [];
-  walkElements(body, (el) => {
-    if (isContentRoot(el)) mains.push(el);
-    else if (el.localName === 'article') articles.push(el);
-  });
-  if (mains.length === 1 && visibleTextLength(mains[0], undefined, 1) > 0) return mains[0];
-  if (mains.length > 1) return body;
-  if (articles.length === 1) {
-    const share = visibleTextLength(articles[0]) / Math.max(1, visibleTextLength(body));
-    if (share >= ARTICLE_TEXT_SHARE) return articles[0];
-  }
-  return body;
 }
 
 function holdsContent(el: Element): boolean {
@@ -65,13 +69,149 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
   return found;
 }
 
-/** Prunes `root` if something would remain; returns whether it did. */
-function pruneIfNonEmpty(root: Element, protect: ReadonlySet<Element>): boolean {
-  const chrome = collectChrome(root, protect);
-  const remains = visibleTextLength(root, chrome, 1) > 0 || hasMedia(root, chrome);
+/** Removes `doomed` from the tree if something would remain under `root`; returns whether it did. */
+function removeIfNonEmpty(root: Element, doomed: ReadonlySet<Element>): boolean {
+  const remains = visibleTextLength(root, doomed, 1) > 0 || hasMedia(root, doomed);
   if (!remains) return false;
-  for (const el of chrome) el.parentNode?.removeChild(el);
+  for (const el of doomed) el.parentNode?.removeChild(el);
   return true;
+}
+
+function elementChildren(el: Element): Element[] {
+  const out: Element[] = [];
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out.push(c);
+  return out;
+}
+
+function isInside(el: Element, ancestor: Element): boolean {
+  for (let up: Element | null = el; up; up = up.parentElement) if (up === ancestor) return true;
+  return false;
+}
+
+/** The best candidate, widened as Readability widens it; undefined when no block scored. */
+function topCandidate(body: Element, stats: StatsMap): Element | undefined {
+  const ranked: Array<[Element, number]> = [];
+  for (const [el, s] of stats) if (s.score > 0 && el !== body) ranked.push([el, candidateScore(el, s)]);
+  if (ranked.length === 0) return undefined;
+  ranked.sort((a, b) => b[1] - a[1]);
+  let [top] = ranked[0];
+  const topScore = ranked[0][1];
+  // An ancestor that several good candidates share holds an article split into parts.
+  const good = ranked.slice(1, TOP_CANDIDATES).filter(([, sc]) => sc >= topScore * ALTERNATIVE_SHARE).map(([el]) => el);
+  if (good.length >= ALTERNATIVE_VOTES) {
+    for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+      if (good.filter((el) => isInside(el, up!)).length >= ALTERNATIVE_VOTES) {
+        top = up;
+        break;
+      }
+    }
+  }
+  // Climb while the parent scores higher than the candidate (its text continues there).
+  let last = candidateScore(top, stats.get(top)!);
+  for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+    const us = stats.get(up);
+    if (!us || us.score <= 0) continue;
+    const score = candidateScore(up, us);
+    if (score < last / 3) break;
+    if (score > last) {
+      top = up;
+      break;
+    }
+    last = score;
+  }
+  // Widen while the parent holds much more prose: documentation spreads its text over sections.
+  for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+    const mass = stats.get(top)!.mass;
+    if (elementChildren(up).length > 1 && stats.get(up)!.mass - mass < WIDEN_GAIN * mass) break;
+    top = up;
+  }
+  return top;
+}
+
+const SENTENCE_END = /[.!?。！？]["'”’)]?\s*$/;
+
+/** Siblings of the top candidate that are content too (Readability's sibling rule). */
+function isContentSibling(sibling: Element, top: Element, stats: StatsMap): boolean {
+  const s = stats.get(sibling);
+  const ts = stats.get(top)!;
+  if (!s || s.text === 0) return hasMedia(sibling) && sibling.localName !== 'a';
+  const topScore = candidateScore(top, ts);
+  const threshold = Math.max(10, topScore * 0.2);
+  const bonus = sibling.className && sibling.className === top.className ? topScore * 0.2 : 0;
+  if (s.score > 0 && candidateScore(sibling, s) + bonus >= threshold) return true;
+  if (sibling.localName !== 'p' && s.inline < s.text) return false;
+  const density = linkDensity(s);
+  if (s.text > 80) return density < 0.25;
+  return density === 0 && SENTENCE_END.test(sibling.textContent ?? '');
+}
+
+/** The content root and the siblings of it to drop, or body when there is no clear main block. */
+function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element> } {
+  const whole = { root: body, drop: new Set<Element>() };
+  const top = topCandidate(body, stats);
+  if (!top) return whole;
+  let root = top;
+  const drop = new Set<Element>();
+  const parent = top.parentElement;
+  if (parent && parent !== body) {
+    const siblings = elementChildren(parent).filter((el) => el !== top);
+    const keep = siblings.filter((el) => isContentSibling(el, top, stats));
+    if (keep.length > 0) {
+      root = parent;
+      for (const el of siblings) if (!keep.includes(el)) drop.add(el);
+    }
+  }
+  const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
+  if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
+  return { root, drop };
+}
+
+const CLEANED = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'footer', 'center']);
+
+function hasAncestorTag(el: Element, tag: string, stop: Element): boolean {
+  for (let up = el.parentElement; up && up !== stop; up = up.parentElement) if (up.localName === tag) return true;
+  return false;
+}
+
+/** A table of figures or facts rather than layout: header cells, a caption, or a summary. */
+function isDataTable(el: Element): boolean {
+  return findDescendant(el, (c) => c.localName === 'th' || c.localName === 'caption' || c.localName === 'thead') !== undefined;
+}
+
+/**
+ * Whether a block inside the content root is furniture (after Readability's conditional clean):
+ * class/id words against it with no prose, mostly links (unless same-page links: a table of
+ * contents), more form fields than paragraphs, an image strip, or a short block of nothing but
+ * embedded media or headings.
+ */
+function isFurniture(el: Element, s: Stats, root: Element): boolean {
+  const weight = classWeight(el);
+  if (weight + s.score < 0) return true;
+  if (s.commas >= 10) return false;
+  const tag = el.localName;
+  if (tag === 'table' && isDataTable(el)) return false;
+  if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !hasAncestorTag(el, 'figure', root)) return true;
+  if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
+  if ((s.media === 1 && s.text < 75) || s.media > 1) return true;
+  // Links: a small block that is mostly links (a byline, "read more", an ad label), or a list of
+  // headlines (teasers, related stories). Same-page links are a table of contents, kept.
+  const density = linkDensity(s);
+  if (s.links === 0 || s.fragmentLinks / s.links > 0.5) return false;
+  if (s.text >= SMALL_BLOCK && s.linkText / s.links < HEADLINE_LINK) return false;
+  const isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
+  return density > 0.5 || (weight < 25 && density > (isList ? 0.5 : 0.2));
+}
+
+/** Blocks under `root` that are furniture, outermost first. */
+function collectFurniture(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  walkElements(root, (el) => {
+    const s = stats.get(el);
+    if (!s || !CLEANED.has(el.localName) || !isFurniture(el, s, root)) return true;
+    found.add(el);
+    return false;
+  });
+  return found;
 }
 
 /**
@@ -82,11 +222,16 @@ function pruneIfNonEmpty(root: Element, protect: ReadonlySet<Element>): boolean 
  */
 export function applyMainContent(body: Element, kept?: readonly Element[]): Element {
   if (kept) {
-    pruneIfNonEmpty(body, new Set([body, ...kept]));
+    removeIfNonEmpty(body, collectChrome(body, new Set([body, ...kept])));
     return body;
   }
-  const root = pickRoot(body);
-  if (root !== body && pruneIfNonEmpty(root, new Set([root]))) return root;
-  pruneIfNonEmpty(body, new Set([body]));
-  return body;
+  removeIfNonEmpty(body, collectChrome(body, new Set([body])));
+  const stats = measure(body);
+  const { root, drop } = chooseRoot(body, stats);
+  if (root === body || !removeIfNonEmpty(root, drop)) return body;
+  // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
+  // version notes, lists of implementations. Their furniture was removed with the chrome.
+  const { codeText, text } = stats.get(root)!;
+  if (codeText < TECHNICAL_SHARE * text) removeIfNonEmpty(root, collectFurniture(root, stats));
+  return root;
 }

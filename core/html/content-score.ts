@@ -1,0 +1,152 @@
+/**
+ * Text statistics of a subtree, and where its main content is, in one walk.
+ *
+ * Every element gets its visible text length, the part of it inside links, and its commas. A
+ * *text block* is a block element whose own inline text (text nodes and inline elements directly
+ * in it, not nested blocks) has at least MIN_BLOCK characters; each credits its ancestors with a
+ * paragraph score (1 + commas + one per 100 characters, at most 3), the parent in full, the
+ * grandparent half, and further ancestors less, as Readability does. A candidate's score is that
+ * credit plus what its tag and class/id say, times the share of its text outside links.
+ */
+import { classWeight } from './boilerplate.js';
+
+export interface Stats {
+  /** Visible (non-whitespace) characters under the element. */
+  text: number;
+  /** Of those, characters inside links. */
+  linkText: number;
+  commas: number;
+  /** Paragraph scores credited by the text blocks below (diluted by distance). */
+  score: number;
+  /** Undiluted sum of the paragraph scores of the text blocks inside the element. */
+  mass: number;
+  /** Own inline text: characters and commas not inside a nested block. */
+  inline: number;
+  inlineCommas: number;
+  /** Counts of descendants by kind, for the conditional clean-up (main-content.ts). */
+  paragraphs: number;
+  images: number;
+  listItems: number;
+  inputs: number;
+  media: number;
+  headingText: number;
+  /** Links to a fragment of the same page (a table of contents), and links in all. */
+  fragmentLinks: number;
+  links: number;
+  /** Characters inside code, pre, kbd, samp and tt: how technical the text is. */
+  codeText: number;
+}
+
+const MIN_BLOCK = 25;
+const ANCESTOR_LEVELS = 5;
+
+/** Elements whose text belongs to the enclosing block. */
+export const INLINE_TAGS = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd',
+  'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr',
+]);
+
+/** Blocks whose text is not a paragraph of prose: headings, list and table furniture, captions. */
+const NOT_PARAGRAPH = new Set([
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'th', 'caption', 'figcaption', 'button', 'option', 'select', 'label', 'legend', 'summary',
+]);
+
+const TAG_SCORE: Record<string, number> = {
+  div: 5, article: 5, section: 3, main: 5, pre: 3, td: 3, blockquote: 3,
+  address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
+  h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5,
+};
+
+const isComma = (c: number) => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c;
+
+export type StatsMap = Map<Element, Stats>;
+
+function emptyStats(): Stats {
+  return {
+    text: 0, linkText: 0, commas: 0, score: 0, mass: 0, inline: 0, inlineCommas: 0,
+    paragraphs: 0, images: 0, listItems: 0, inputs: 0, media: 0, headingText: 0, fragmentLinks: 0, links: 0, codeText: 0,
+  };
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+function count(el: Element, s: Stats): void {
+  switch (el.localName) {
+    case 'a':
+      s.linkText = s.text;
+      s.links++;
+      if (el.getAttribute('href')?.startsWith('#')) s.fragmentLinks++;
+      return;
+    case 'p': s.paragraphs++; return;
+    case 'img': s.images++; return;
+    case 'li': s.listItems++; return;
+    case 'input': case 'select': case 'textarea': s.inputs++; return;
+    case 'video': case 'audio': s.media++; return;
+    case 'code': case 'pre': case 'kbd': case 'samp': case 'tt': s.codeText = s.text; return;
+    default: if (HEADINGS.has(el.localName)) s.headingText = s.text;
+  }
+}
+
+export function measure(root: Element): StatsMap {
+  const map: StatsMap = new Map();
+  const visit = (el: Element, owner: Stats): Stats => {
+    const s = emptyStats();
+    map.set(el, s);
+    const block = !INLINE_TAGS.has(el.localName);
+    const own = block ? s : owner;
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        const value = child.nodeValue ?? '';
+        let n = 0;
+        let commas = 0;
+        for (let i = 0; i < value.length; i++) {
+          const c = value.charCodeAt(i);
+          if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 160) n++;
+          if (isComma(c)) commas++;
+        }
+        s.text += n;
+        s.commas += commas;
+        own.inline += n;
+        own.inlineCommas += commas;
+      } else if (child.nodeType === 1) {
+        const cs = visit(child as Element, own);
+        s.text += cs.text;
+        s.linkText += cs.linkText;
+        s.commas += cs.commas;
+        s.mass += cs.mass;
+        s.paragraphs += cs.paragraphs;
+        s.images += cs.images;
+        s.listItems += cs.listItems;
+        s.inputs += cs.inputs;
+        s.media += cs.media;
+        s.headingText += cs.headingText;
+        s.fragmentLinks += cs.fragmentLinks;
+        s.links += cs.links;
+        s.codeText += cs.codeText;
+      }
+    }
+    count(el, s);
+    if (block && s.inline >= MIN_BLOCK && !NOT_PARAGRAPH.has(el.localName)) {
+      const points = 1 + s.inlineCommas + Math.min(Math.floor(s.inline / 100), 3);
+      s.mass += points;
+      let up = el.parentElement;
+      for (let level = 0; level < ANCESTOR_LEVELS && up; level++, up = up.parentElement) {
+        const us = map.get(up);
+        if (!us) break;
+        us.score += points / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
+      }
+    }
+    return s;
+  };
+  visit(root, emptyStats());
+  return map;
+}
+
+export function linkDensity(s: Stats): number {
+  return s.text === 0 ? 0 : s.linkText / s.text;
+}
+
+/** A candidate's score: its paragraph credit plus tag and class/id evidence, less its link share. */
+export function candidateScore(el: Element, s: Stats): number {
+  return (s.score + (TAG_SCORE[el.localName] ?? 0) + classWeight(el)) * (1 - linkDensity(s));
+}
