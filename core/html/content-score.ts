@@ -38,6 +38,7 @@ export interface Stats {
 }
 
 const MIN_BLOCK = 25;
+const MIN_LIST_ITEM = 100;
 const ANCESTOR_LEVELS = 5;
 
 /** Elements whose text belongs to the enclosing block. */
@@ -48,7 +49,7 @@ export const INLINE_TAGS = new Set([
 
 /** Blocks whose text is not a paragraph of prose: headings, list and table furniture, captions. */
 const NOT_PARAGRAPH = new Set([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'th', 'caption', 'figcaption', 'button', 'option', 'select', 'label', 'legend', 'summary',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'th', 'caption', 'figcaption', 'button', 'option', 'select', 'label', 'legend', 'summary',
 ]);
 
 const TAG_SCORE: Record<string, number> = {
@@ -126,7 +127,8 @@ export function measure(root: Element): StatsMap {
       }
     }
     count(el, s);
-    if (block && s.inline >= MIN_BLOCK && !NOT_PARAGRAPH.has(el.localName)) {
+    // A list item is prose when it is long: short items are menus, tags and headlines.
+    if (block && s.inline >= (el.localName === 'li' ? MIN_LIST_ITEM : MIN_BLOCK) && !NOT_PARAGRAPH.has(el.localName)) {
       const points = 1 + s.inlineCommas + Math.min(Math.floor(s.inline / 100), 3);
       s.mass += points;
       let up = el.parentElement;

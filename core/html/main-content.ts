@@ -191,7 +191,7 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
   if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !hasAncestorTag(el, 'figure', root)) return true;
-  if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
+  if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < SMALL_BLOCK * 2) return true;
   if ((s.media === 1 && s.text < 75) || s.media > 1) return true;
   // Links: a small block that is mostly links (a byline, "read more", an ad label), or a list of
   // headlines (teasers, related stories). Same-page links are a table of contents, kept.
