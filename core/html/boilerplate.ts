@@ -29,6 +29,8 @@ const CHROME_WORDS = new Set([
   'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
   'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
   'side', 'rail', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
+  'author', 'authors', 'authorbox', 'bio', 'byline', 'caption', 'credit', 'credits', 'meta', 'postmeta', 'entrymeta',
+  'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription',
 ]);
 
 /** Class/id words that say "content" (entry-content, article-body, post-text, storyBody). */
