@@ -41,6 +41,13 @@ const CONTENT_WORDS = new Set([
 /** Class/id words that count against a content candidate without removing anything by themselves. */
 const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'meta', 'contact', 'shoutbox', 'skyscraper', 'sponsor', 'hidden', 'combx', 'gdpr']);
 
+/** Class/id words that name the content container itself, whatever else the class says. */
+const CONTAINER_WORDS = new Set(['article', 'articlebody', 'body', 'content', 'main']);
+
+export function namesContent(el: Element): boolean {
+  return classIdParts(el).some((p) => CONTAINER_WORDS.has(p));
+}
+
 /**
  * Readability-style class/id weight for content candidates: -25 when the words say chrome, +25 when
  * they say content, for the class and the id each.

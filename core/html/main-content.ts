@@ -16,12 +16,14 @@
  *    lists, form fields, image strips, lone embeds) are removed; not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { chromeEvidence, classWeight, isHeaderLike } from './boilerplate.js';
+import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
 import { candidateScore, linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
+/** The same for an element whose class/id also has content words (article, body, content, main). */
+const CONTENT_TEXT_SHARE = 0.25;
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
 const CLEAR_ROOT_SHARE = 0.5;
 /** How many of the best candidates vote for a shared ancestor, and how good they must be. */
@@ -29,7 +31,7 @@ const TOP_CANDIDATES = 5;
 const ALTERNATIVE_SHARE = 0.75;
 const ALTERNATIVE_VOTES = 3;
 /** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
-const WIDEN_GAIN = 0.5;
+const WIDEN_GAIN = 0.25;
 /** Blocks under this many characters are judged by link density alone. */
 const SMALL_BLOCK = 150;
 /** Mean characters per link from which a link-dense block is a list of headlines. */
@@ -57,7 +59,10 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
     if (holds(el) || findDescendant(el, holds)) return true;
     rootText ??= visibleTextLength(root);
-    return rootText > 0 && visibleTextLength(el) / rootText >= WRAPPER_TEXT_SHARE;
+    if (rootText === 0) return false;
+    // `entry-content no-share`: a block that also says it is content needs less text to be kept.
+    const share = visibleTextLength(el) / rootText;
+    return share >= WRAPPER_TEXT_SHARE || (share >= CONTENT_TEXT_SHARE && namesContent(el));
   };
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
@@ -106,13 +111,15 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
       }
     }
   }
-  // Climb while the parent scores higher than the candidate (its text continues there).
+  // Climb to an ancestor that scores higher than the candidate (its text continues there),
+  // through ancestors that keep at least a third of its score.
   let last = candidateScore(top, stats.get(top)!);
+  const floor = last / 3;
   for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
     const us = stats.get(up);
     if (!us || us.score <= 0) continue;
     const score = candidateScore(up, us);
-    if (score < last / 3) break;
+    if (score < floor) break;
     if (score > last) {
       top = up;
       break;
