@@ -18,7 +18,7 @@ export interface Stats {
   commas: number;
   /** Paragraph scores credited by the text blocks below (diluted by distance). */
   score: number;
-  /** Undiluted sum of the paragraph scores of the text blocks inside the element. */
+  /** Undiluted sum of the paragraph scores of the text blocks inside the element, each times its share of text outside links. */
   mass: number;
   /** Own inline text: characters and commas not inside a nested block. */
   inline: number;
@@ -130,7 +130,8 @@ export function measure(root: Element): StatsMap {
     // A list item is prose when it is long: short items are menus, tags and headlines.
     if (block && s.inline >= (el.localName === 'li' ? MIN_LIST_ITEM : MIN_BLOCK) && !NOT_PARAGRAPH.has(el.localName)) {
       const points = 1 + s.inlineCommas + Math.min(Math.floor(s.inline / 100), 3);
-      s.mass += points;
+      // Mass is prose: a block that is mostly link text (a teaser, a menu entry) weighs little.
+      s.mass += points * (1 - s.linkText / s.text);
       let up = el.parentElement;
       for (let level = 0; level < ANCESTOR_LEVELS && up; level++, up = up.parentElement) {
         const us = map.get(up);
