@@ -6,8 +6,11 @@
  */
 import { findDescendant } from './dom.js';
 
-/** Tags that are chrome wherever they appear. */
-const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
+/**
+ * Tags that are chrome wherever they appear. A figure's caption and credit repeat what the image
+ * shows (and slideshows repeat them again); the image itself is kept.
+ */
+const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu', 'figcaption']);
 
 /** Tags that are chrome at page level but belong to the content inside an article or main. */
 const SECTION_EDGE_TAGS = new Set(['header', 'footer']);

@@ -1,0 +1,115 @@
+/**
+ * onlyMainContent on one fixture page per class of page that used to go wrong (issue 21): each
+ * asserts what the markdown must keep and what it must drop. The pages are written here, shaped
+ * like the templates they stand for, with prose long enough to score as a real page would.
+ */
+import { describe, expect, it } from 'vitest';
+import { processPage } from './index.js';
+
+const url = 'https://news.example/2026/11/story';
+
+async function main(body: string): Promise<string> {
+  const html = `<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`;
+  return (await processPage({ body: html, url, formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+}
+
+/** A paragraph of `n` sentences about `topic`, with commas, like article prose. */
+function prose(topic: string, n = 4): string {
+  const sentences = Array.from({ length: n }, (_, i) =>
+    `The ${topic} report, published on day ${i + 1}, says that councils, schools and hospitals will share the cost of the plan over several years.`);
+  return `<p>${sentences.join(' ')}</p>`;
+}
+
+const story = `<h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}${prose('bridge')}`;
+
+const siteChrome = `<header class="site-header"><a href="/">News</a><nav><a href="/world">World</a><a href="/sport">Sport</a></nav></header>`;
+const siteFooter = `<footer class="site-footer"><p>© 2026 News Example. All rights reserved.</p></footer>`;
+
+function comment(author: string, n: number): string {
+  return `<div class="thread-item"><p><a href="/u/${author}">${author}</a> wrote: I have lived by the river for ${n} years, and frankly, the council has promised this before, twice, without doing anything at all.</p></div>`;
+}
+
+function teaser(i: number): string {
+  return `<article class="card"><a href="/2026/11/other-${i}"><img src="/t${i}.jpg" alt=""><h3>Other headline number ${i} about the week's events in the city</h3></a><p>A short standfirst for story ${i}.</p></article>`;
+}
+
+describe('onlyMainContent on classes of pages', () => {
+  it('drops reader comments in the article footer, a #commentsContainer block and a WordPress comment form', async () => {
+    const md = await main(`${siteChrome}<main><article>${story}
+      <footer><p>Filed under <a href="/tag/river">river</a></p>
+        <section id="commentsContainer"><h2>3 comments</h2>${comment('ann', 12)}${comment('bob', 30)}${comment('cy', 4)}</section>
+      </footer></article>
+      <div id="respond" class="comment-respond"><h3>Leave a reply</h3>
+        <form id="commentform" action="/wp-comments-post.php"><p><textarea name="comment"></textarea></p><p><input name="author"><input type="submit" value="Post comment"></p></form></div>
+      </main>${siteFooter}`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('wrote:');
+    expect(md).not.toContain('3 comments');
+    expect(md).not.toContain('Leave a reply');
+    expect(md).not.toContain('Post comment');
+  });
+
+  it('picks the story on a page with dozens of teaser cards, instead of the whole body', async () => {
+    const cards = Array.from({ length: 30 }, (_, i) => teaser(i)).join('');
+    const md = await main(`${siteChrome}<div class="layout"><div class="story-body">${story}</div>
+      <section class="more">${cards}</section></div>${siteFooter}`);
+    expect(md).toContain('The flood report, published on day 2');
+    expect(md).not.toContain('Other headline number');
+    expect(md).not.toContain('A short standfirst');
+    expect(md).not.toContain('All rights reserved');
+  });
+
+  it('drops a news ticker and a side column on a page with no main or article element', async () => {
+    const ticker = `<div class="ticker"><ul>${Array.from({ length: 8 }, (_, i) => `<li><a href="/live/${i}">Breaking: live update ${i} from the city hall press room</a></li>`).join('')}</ul></div>`;
+    const side = `<div class="side"><h3>Most read</h3><ol>${Array.from({ length: 5 }, (_, i) => `<li><a href="/top/${i}">Most read story ${i}, with a headline long enough to read</a></li>`).join('')}</ol></div>`;
+    const md = await main(`${ticker}<div class="wrap"><div class="col">${story}</div>${side}</div>`);
+    expect(md).toContain('The river report, published on day 1');
+    expect(md).not.toContain('Breaking: live update');
+    expect(md).not.toContain('Most read');
+  });
+
+  it('drops photo captions, credits, share bars and subscription prompts around the story', async () => {
+    const md = await main(`<article>${story.replace('</h1>', `</h1><div class="share-bar"><a href="/s/fb">Share</a><a href="/s/x">Post</a></div>
+      <figure><img src="/river.jpg" alt="The river at dawn"><figcaption>The river at dawn. <span class="credit">Photo: Jane Doe / Agency</span></figcaption></figure>`)}
+      <div class="newsletter-signup"><p>Get the morning briefing in your inbox, every day, for free.</p></div>
+      <p class="wp-caption-text">Second caption, repeated by the slideshow below the story text.</p></article>`);
+    expect(md).toContain('![The river at dawn](https://news.example/river.jpg)');
+    expect(md).toContain('The budget report, published on day 3');
+    expect(md).not.toContain('Photo: Jane Doe');
+    expect(md).not.toContain('The river at dawn.');
+    expect(md).not.toContain('Second caption');
+    expect(md).not.toContain('morning briefing');
+    expect(md).not.toContain('[Share]');
+  });
+
+  it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
+    const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
+      <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;
+    const md = await main(`<nav class="sidebar"><a href="/">crate</a><a href="/struct.Buf.html">Buf</a></nav>
+      <main><h1>Struct <a href="/">crate</a>::<a href="#">Buf</a></h1>
+      <p>A growable buffer of bytes, with amortised appends, used by every reader in this crate.</p>
+      <pre><code>let mut b = Buf::new();
+b.push(1);</code></pre>
+      <h2 id="implementations">Implementations</h2>${['len', 'capacity', 'first', 'last', 'clear'].map(method).join('')}
+      <h2 id="sizes">Sizes</h2><table><thead><tr><th>Type</th><th>Bytes</th></tr></thead><tbody><tr><td>Buf</td><td>24</td></tr></tbody></table></main>`);
+    expect(md).toContain('A growable buffer of bytes');
+    expect(md).toContain('```\nlet mut b = Buf::new();\nb.push(1);\n```');
+    for (const name of ['len', 'capacity', 'first', 'last', 'clear']) {
+      expect(md).toContain(`pub fn [${name}](https://news.example/2026/11/story#method.${name})(&self) -> [Len](https://news.example/2026/11/struct.Len.html)`);
+      expect(md).toContain(`Returns the ${name} of the buffer.`);
+    }
+    expect(md).toContain('1.0.0 · [source]');
+    expect(md).toContain('| Buf | 24 |');
+    expect(md).not.toContain('[crate](https://news.example/)[Buf]');
+  });
+
+  it('keeps every item of a listing page, which has no main block', async () => {
+    const items = Array.from({ length: 12 }, (_, i) =>
+      `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');
+    const md = await main(`${siteChrome}<div class="results">${items}</div>${siteFooter}`);
+    for (let i = 0; i < 12; i++) expect(md).toContain(`Kettle ${i} boils a litre in three minutes`);
+    expect(md).toContain('[Product 11: a steel kettle]');
+    expect(md).not.toContain('All rights reserved');
+  });
+});
