@@ -146,10 +146,12 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   const tag = el.localName;
   if (CHROME_TAGS.has(tag)) return 'tag';
   if (SECTION_EDGE_TAGS.has(tag)) return insideContentSection(el) ? undefined : 'edge';
+  if (tag === 'form' && isUtilityForm(el)) return 'form';
+  // Most elements have no attributes at all; the rest of the evidence is in attributes.
+  if (!el.hasAttributes()) return undefined;
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el)) return 'hidden';
-  if (tag === 'form' && isUtilityForm(el)) return 'form';
   const parts = classIdParts(el);
   if (parts.some((p) => CHROME_WORDS.has(p))) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';

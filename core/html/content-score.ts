@@ -70,78 +70,99 @@ function emptyStats(): Stats {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const CODE = new Set(['code', 'pre', 'kbd', 'samp', 'tt']);
 
-function count(el: Element, s: Stats): void {
+/** Counts a block element itself, once its subtree is in `s`. */
+function countBlock(el: Element, s: Stats): void {
   switch (el.localName) {
-    case 'a':
-      s.linkText = s.text;
-      s.links++;
-      if (el.getAttribute('href')?.startsWith('#')) s.fragmentLinks++;
-      return;
     case 'p': s.paragraphs++; return;
-    case 'img': s.images++; return;
     case 'li': s.listItems++; return;
     case 'input': case 'select': case 'textarea': s.inputs++; return;
     case 'video': case 'audio': s.media++; return;
-    case 'code': case 'pre': case 'kbd': case 'samp': case 'tt': s.codeText = s.text; return;
+    case 'pre': s.codeText = s.text; return;
     default: if (HEADINGS.has(el.localName)) s.headingText = s.text;
   }
 }
 
+function addText(value: string, block: Stats, link: boolean, code: boolean): void {
+  let n = 0;
+  let commas = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 160) n++;
+    if (isComma(c)) commas++;
+  }
+  block.text += n;
+  block.commas += commas;
+  block.inline += n;
+  block.inlineCommas += commas;
+  if (link) block.linkText += n;
+  if (code) block.codeText += n;
+}
+
+function addChild(s: Stats, cs: Stats, link: boolean): void {
+  s.text += cs.text;
+  s.linkText += link ? cs.text : cs.linkText;
+  s.commas += cs.commas;
+  s.mass += cs.mass;
+  s.paragraphs += cs.paragraphs;
+  s.images += cs.images;
+  s.listItems += cs.listItems;
+  s.inputs += cs.inputs;
+  s.media += cs.media;
+  s.headingText += cs.headingText;
+  s.fragmentLinks += cs.fragmentLinks;
+  s.links += cs.links;
+  s.codeText += cs.codeText;
+}
+
+/**
+ * Stats of every block element under `root` (and root). Inline elements get no entry of their own:
+ * their text and counts go straight to the enclosing block, which keeps this walk cheap.
+ */
 export function measure(root: Element): StatsMap {
   const map: StatsMap = new Map();
-  const visit = (el: Element, owner: Stats): Stats => {
-    const s = emptyStats();
-    map.set(el, s);
-    const block = !INLINE_TAGS.has(el.localName);
-    const own = block ? s : owner;
+  const children = (el: Element, block: Stats, link: boolean, code: boolean): void => {
     for (let child = el.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) {
-        const value = child.nodeValue ?? '';
-        let n = 0;
-        let commas = 0;
-        for (let i = 0; i < value.length; i++) {
-          const c = value.charCodeAt(i);
-          if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 160) n++;
-          if (isComma(c)) commas++;
+      if (child.nodeType === 3) addText(child.nodeValue ?? '', block, link, code);
+      else if (child.nodeType === 1) {
+        const c = child as Element;
+        const tag = c.localName;
+        if (!INLINE_TAGS.has(tag)) {
+          addChild(block, visitBlock(c), link);
+          continue;
         }
-        s.text += n;
-        s.commas += commas;
-        own.inline += n;
-        own.inlineCommas += commas;
-      } else if (child.nodeType === 1) {
-        const cs = visit(child as Element, own);
-        s.text += cs.text;
-        s.linkText += cs.linkText;
-        s.commas += cs.commas;
-        s.mass += cs.mass;
-        s.paragraphs += cs.paragraphs;
-        s.images += cs.images;
-        s.listItems += cs.listItems;
-        s.inputs += cs.inputs;
-        s.media += cs.media;
-        s.headingText += cs.headingText;
-        s.fragmentLinks += cs.fragmentLinks;
-        s.links += cs.links;
-        s.codeText += cs.codeText;
+        if (tag === 'a') {
+          block.links++;
+          if (c.getAttribute('href')?.startsWith('#')) block.fragmentLinks++;
+        } else if (tag === 'img') block.images++;
+        children(c, block, link || tag === 'a', code || CODE.has(tag));
       }
     }
-    count(el, s);
+  };
+  const visitBlock = (el: Element): Stats => {
+    const s = emptyStats();
+    map.set(el, s);
+    children(el, s, false, false);
+    countBlock(el, s);
     // A list item is prose when it is long: short items are menus, tags and headlines.
-    if (block && s.inline >= (el.localName === 'li' ? MIN_LIST_ITEM : MIN_BLOCK) && !NOT_PARAGRAPH.has(el.localName)) {
+    if (s.inline >= (el.localName === 'li' ? MIN_LIST_ITEM : MIN_BLOCK) && !NOT_PARAGRAPH.has(el.localName)) {
       const points = 1 + s.inlineCommas + Math.min(Math.floor(s.inline / 100), 3);
       // Mass is prose: a block that is mostly link text (a teaser, a menu entry) weighs little.
       s.mass += points * (1 - s.linkText / s.text);
       let up = el.parentElement;
       for (let level = 0; level < ANCESTOR_LEVELS && up; level++, up = up.parentElement) {
         const us = map.get(up);
-        if (!us) break;
+        if (!us) {
+          if (INLINE_TAGS.has(up.localName)) continue;
+          break;
+        }
         us.score += points / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
       }
     }
     return s;
   };
-  visit(root, emptyStats());
+  visitBlock(root);
   return map;
 }
 

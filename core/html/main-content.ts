@@ -57,12 +57,12 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
   let rootText: number | undefined; // computed only if a class/id guess needs the wrapper guard
   const isGuarded = (el: Element): boolean => {
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
-    if (holds(el) || findDescendant(el, holds)) return true;
+    if (holds(el)) return true;
     rootText ??= visibleTextLength(root);
-    if (rootText === 0) return false;
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
-    const share = visibleTextLength(el) / rootText;
-    return share >= WRAPPER_TEXT_SHARE || (share >= CONTENT_TEXT_SHARE && namesContent(el));
+    const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
+    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed) return true;
+    return findDescendant(el, holds) !== undefined;
   };
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
