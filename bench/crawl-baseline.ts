@@ -28,6 +28,8 @@ export interface BaselineRequest {
   crawls: BaselineCrawl[];
   /** maxConcurrency, and minConcurrency too: the crawl runs at a fixed concurrency like ours. */
   concurrency: number;
+  /** processPage's onlyMainContent, as our side is asked for. */
+  onlyMainContent: boolean;
 }
 
 export interface BaselineReport {
@@ -47,7 +49,7 @@ export interface BaselineReport {
   maxRssKiB: number;
 }
 
-async function runCrawl(crawl: BaselineCrawl, concurrency: number, storageDir: string): Promise<BaselineReport> {
+async function runCrawl(crawl: BaselineCrawl, concurrency: number, onlyMainContent: boolean, storageDir: string): Promise<BaselineReport> {
   // A Configuration per crawl: its own in-memory request queue and dataset.
   const config = new Configuration({ persistStorage: false, purgeOnStart: true, storageClientOptions: { localDataDirectory: storageDir, persistStorage: false } });
   let markdownChars = 0;
@@ -58,7 +60,7 @@ async function runCrawl(crawl: BaselineCrawl, concurrency: number, storageDir: s
       maxRequestRetries: 2,
       async requestHandler({ request, body, contentType, enqueueLinks, pushData }) {
         const url = request.loadedUrl ?? request.url;
-        const page = await processPage({ body, contentType: `${contentType.type}; charset=${contentType.encoding}`, url, formats: new Set(['markdown', 'links']) });
+        const page = await processPage({ body, contentType: `${contentType.type}; charset=${contentType.encoding}`, url, formats: new Set(['markdown', 'links']), onlyMainContent });
         markdownChars += page.markdown?.length ?? 0;
         await enqueueLinks({ urls: page.links ?? [], globs: [crawl.glob] });
         await pushData({ url, markdown: page.markdown });
@@ -93,7 +95,7 @@ log.setLevel(log.LEVELS.WARNING);
 const storageDir = mkdtempSync(join(tmpdir(), 'pagewright-crawlee-'));
 try {
   for (const crawl of request.crawls) {
-    const report = await runCrawl(crawl, request.concurrency, storageDir);
+    const report = await runCrawl(crawl, request.concurrency, request.onlyMainContent, storageDir);
     // Run by hand (no IPC channel, e.g. under --cpu-prof): print the report instead.
     if (!process.send) console.log(JSON.stringify(report));
     else await new Promise<void>((resolve, reject) => process.send!(report, (err: Error | null) => (err ? reject(err) : resolve())));

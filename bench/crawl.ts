@@ -52,6 +52,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Write CPU profiles of the worker process (main and convert threads) into this directory. */
     'worker-profile': { type: 'string' },
+    /** Both sides prune to the main content (as v2 clients get by default) instead of v1's whole page. */
+    'only-main-content': { type: 'boolean', default: false },
   },
 });
 const PAGES = Number(args.pages);
@@ -106,7 +108,7 @@ async function baseline(site: SiteProcess, root: string): Promise<SideResult> {
     { label: 'warm-up', seed: `${site.origin}/warm/`, glob: `${site.origin}/warm/**` },
     { label: 'measured', seed: `${site.origin}/site/`, glob: `${site.origin}/site/**` },
   ];
-  const request: BaselineRequest = { crawls, concurrency: CONCURRENCY };
+  const request: BaselineRequest = { crawls, concurrency: CONCURRENCY, onlyMainContent: args['only-main-content'] };
   await site.resetHits();
   const child = fork(fileURLToPath(new URL('./crawl-baseline.ts', import.meta.url)), [JSON.stringify(request)], {
     cwd: root,
@@ -180,7 +182,7 @@ async function crawlThroughApi(stack: CrawlStack, site: SiteProcess, folder: str
     ignoreSitemap: true,
     ignoreRobotsTxt: true,
     maxConcurrency: CONCURRENCY,
-    scrapeOptions: { formats: ['markdown'] },
+    scrapeOptions: { formats: ['markdown'], onlyMainContent: args['only-main-content'] },
   });
   for (;;) {
     const status = await api<CrawlStatusBody>(stack, 'GET', `/v1/crawl/${id}?limit=1`);
@@ -254,7 +256,7 @@ async function ours(site: SiteProcess, root: string): Promise<{ result: SideResu
 /** processPage on one site page, markdown + links, in this process (the machine is quiet by now): ms per page. */
 async function conversionCost(): Promise<number> {
   const body = Buffer.from(sitePage('/site/', 7, PAGES));
-  const convert = () => processPage({ body, contentType: 'text/html; charset=utf-8', url: 'http://127.0.0.1/site/page-7', formats: new Set(['markdown', 'links']) });
+  const convert = () => processPage({ body, contentType: 'text/html; charset=utf-8', url: 'http://127.0.0.1/site/page-7', formats: new Set(['markdown', 'links']), onlyMainContent: args['only-main-content'] });
   for (let i = 0; i < 100; i++) await convert();
   const times: number[] = [];
   for (let i = 0; i < 500; i++) {
@@ -270,7 +272,7 @@ function report(o: Awaited<ReturnType<typeof ours>> | undefined, b: SideResult |
     const cpu = r.cpuPerPage.reduce((a, [, v]) => a + v, 0);
     console.log(`${label.padEnd(44)}${r.pagesPerSec.toFixed(1).padStart(9)}${seconds(r.wallMs).padStart(9)}${cpu.toFixed(2).padStart(10)} ms   ${memory}`);
   };
-  console.log(`\n${PAGES} pages of ~${(PAGE_BYTES / 1000).toFixed(1)} KB on loopback; concurrency ${CONCURRENCY} on both sides (ours: WORKER_CONCURRENCY ${CONCURRENCY}, ${defaultConvertThreads(CONCURRENCY)} convert thread(s); Crawlee: min = max concurrency ${CONCURRENCY}); markdown by processPage on both; PostgreSQL fsync ${args['pg-fsync'] ? 'on' : 'off'}`);
+  console.log(`\n${PAGES} pages of ~${(PAGE_BYTES / 1000).toFixed(1)} KB on loopback; concurrency ${CONCURRENCY} on both sides (ours: WORKER_CONCURRENCY ${CONCURRENCY}, ${defaultConvertThreads(CONCURRENCY)} convert thread(s); Crawlee: min = max concurrency ${CONCURRENCY}); markdown by processPage on both${args['only-main-content'] ? ', onlyMainContent on both' : ''}; PostgreSQL fsync ${args['pg-fsync'] ? 'on' : 'off'}`);
   console.log(`\n${''.padEnd(44)}${'pages/s'.padStart(9)}${'wall'.padStart(9)}${'CPU/page'.padStart(13)}   RSS: start → peak sampled (VmHWM)`);
   if (o) line('ours: API + Temporal + 1 worker process', o.result, `worker ${mib(o.result.startRssKiB)} → ${mib(o.result.peakRssKiB)} (${mib(o.result.hwmKiB)})`);
   if (b) line('baseline: Crawlee CheerioCrawler + processPage', b, `crawlee ${mib(b.peakRssKiB)} (${mib(b.hwmKiB)})`);
