@@ -31,9 +31,9 @@ const CHROME_WORDS = new Set([
   // Reader comments, teaser lists and the small furniture around an article.
   'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
   'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
-  'side', 'rail', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
+  'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
   'author', 'authors', 'authorbox', 'bio', 'byline', 'caption', 'credit', 'credits', 'meta', 'postmeta', 'entrymeta',
-  'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription',
+  'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
 /** Class/id words that say "content" (entry-content, article-body, post-text, storyBody). */
@@ -42,7 +42,22 @@ const CONTENT_WORDS = new Set([
 ]);
 
 /** Class/id words that count against a content candidate without removing anything by themselves. */
-const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'meta', 'contact', 'shoutbox', 'skyscraper', 'sponsor', 'hidden', 'combx', 'gdpr']);
+const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'meta', 'contact', 'shoutbox', 'skyscraper', 'sponsor', 'hidden', 'combx', 'gdpr', 'widget', 'widgets']);
+
+/**
+ * Words that mark a side column only when they lead a class or id (`side`, `side-col`, `rail-right`):
+ * elsewhere they describe layout (`padding-side`, `guardrail`).
+ */
+const LEADING_CHROME_WORDS = new Set(['side', 'rail']);
+
+function leadsWithChromeWord(el: Element): boolean {
+  const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  for (const token of value.split(/\s+/)) {
+    const first = wordParts(token)[0];
+    if (first && LEADING_CHROME_WORDS.has(first)) return true;
+  }
+  return false;
+}
 
 /** Class/id words that name the content container itself, whatever else the class says. */
 const CONTAINER_WORDS = new Set(['article', 'articlebody', 'body', 'content', 'main']);
@@ -153,7 +168,7 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el)) return 'hidden';
   const parts = classIdParts(el);
-  if (parts.some((p) => CHROME_WORDS.has(p))) return 'words';
+  if (parts.some((p) => CHROME_WORDS.has(p)) || leadsWithChromeWord(el)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;
 }
