@@ -4,13 +4,10 @@
  * and removed outright; class/id words are guesses and are guarded against removing the content
  * itself (see `isGuarded`).
  */
-import { findDescendant } from './dom.js';
+import { findDescendant, hasMedia } from './dom.js';
 
-/**
- * Tags that are chrome wherever they appear. A figure's caption and credit repeat what the image
- * shows (and slideshows repeat them again); the image itself is kept.
- */
-const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu', 'figcaption']);
+/** Tags that are chrome wherever they appear. */
+const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
 
 /** Tags that are chrome at page level but belong to the content inside an article or main. */
 const SECTION_EDGE_TAGS = new Set(['header', 'footer']);
@@ -32,7 +29,7 @@ const CHROME_WORDS = new Set([
   'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
   'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
-  'author', 'authors', 'authorbox', 'bio', 'byline', 'caption', 'credit', 'credits', 'meta', 'postmeta', 'entrymeta',
+  'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta',
   'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
@@ -151,6 +148,19 @@ function isUtilityForm(el: Element): boolean {
   return findDescendant(el, inputType('email')) !== undefined && findDescendant(el, (c) => c.localName === 'textarea') === undefined;
 }
 
+/**
+ * Captions and credits of pictures (`figcaption`, `.wp-caption-text`, `.credit`) repeat what the
+ * image shows, and slideshows repeat them again: chrome, the image itself kept. A caption beside
+ * code or a table ("Listing 3: ...") is documentation and stays.
+ */
+const CAPTION_WORDS = new Set(['caption', 'credit', 'credits']);
+
+function isPictureCaption(el: Element): boolean {
+  if (el.localName !== 'figcaption' && !classIdParts(el).some((p) => CAPTION_WORDS.has(p))) return false;
+  const holder = el.parentElement;
+  return holder !== null && hasMedia(holder);
+}
+
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';
 
 /**
@@ -162,13 +172,14 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (CHROME_TAGS.has(tag)) return 'tag';
   if (SECTION_EDGE_TAGS.has(tag)) return insideContentSection(el) ? undefined : 'edge';
   if (tag === 'form' && isUtilityForm(el)) return 'form';
+  if (tag === 'figcaption') return isPictureCaption(el) ? 'tag' : undefined;
   // Most elements have no attributes at all; the rest of the evidence is in attributes.
   if (!el.hasAttributes()) return undefined;
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el)) return 'hidden';
   const parts = classIdParts(el);
-  if (parts.some((p) => CHROME_WORDS.has(p)) || leadsWithChromeWord(el)) return 'words';
+  if (parts.some((p) => CHROME_WORDS.has(p)) || leadsWithChromeWord(el) || isPictureCaption(el)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;
 }

@@ -80,7 +80,11 @@ function countBlock(el: Element, s: Stats): void {
     case 'input': case 'select': case 'textarea': s.inputs++; return;
     case 'video': case 'audio': s.media++; return;
     case 'pre': s.codeText = s.text; return;
-    default: if (HEADINGS.has(el.localName)) s.headingText = s.text;
+    default:
+      if (!HEADINGS.has(el.localName)) return;
+      s.headingText = s.text;
+      // API references title each item with its signature: `<h3 class="code-header">`.
+      if (/\bcode\b|\bsig\b/.test(el.getAttribute('class') ?? '')) s.codeText = s.text;
   }
 }
 
