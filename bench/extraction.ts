@@ -5,11 +5,12 @@
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
  *     --docs <folder from bench/extraction/docs-set.ts> [--part dev|held-out|all] [--worst N] [--dump DIR]
- *     [--systems ours,ours-markdown,whole-page,trafilatura,readability.js] [--cache DIR] [--fresh]
+ *     [--systems ours,ours-markdown,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
  * onlyMainContent (its markdown as plain text, and as-is), the whole page (onlyMainContent off),
- * trafilatura and Readability.js. Scoring as the public benchmarks do (score.ts). `--worst N` lists
+ * Readability.js on our domino tree (the library we could have used instead), and as baselines
+ * trafilatura and Readability.js on jsdom. Scoring as the public benchmarks do (score.ts). `--worst N` lists
  * the development pages where ours does worst; held-out pages are never listed.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,10 +67,47 @@ async function ours(onlyMainContent: boolean, asText: boolean): Promise<Map<stri
   return out;
 }
 
+/**
+ * Readability.js run on the domino tree our pipeline already parses (the library candidate for
+ * onlyMainContent): its article HTML, converted to markdown by our pipeline as ours is.
+ */
+async function readabilityOnDomino(): Promise<Map<string, Extraction>> {
+  const { readabilityModule } = await import('./extraction/baselines.js');
+  const { Readability } = (await import(readabilityModule(args.cache))) as { Readability: new (doc: Document) => { parse(): { content?: string | null } | null } };
+  const { decodeBody } = await import('../core/html/decode.js');
+  const { parseHtml } = await import('../core/html/dom.js');
+  // Readability iterates collections with for...of; domino's live collections are not iterable.
+  const probe = parseHtml('<p>');
+  for (const list of [probe.getElementsByTagName('p'), probe.querySelectorAll('p'), probe.body.childNodes, probe.body.children]) {
+    const proto = Object.getPrototypeOf(list) as { [Symbol.iterator]?: unknown };
+    proto[Symbol.iterator] ??= Array.prototype[Symbol.iterator];
+  }
+  const out = new Map<string, Extraction>();
+  for (const page of pages) {
+    const body = readFileSync(page.path);
+    const start = cpuMs();
+    let text = '';
+    try {
+      const doc = parseHtml(decodeBody(body, undefined, true).text);
+      // domino leaves baseURI unimplemented; Readability reads it to absolutise links.
+      Object.defineProperty(doc, 'baseURI', { value: page.url });
+      Object.defineProperty(doc, 'documentURI', { value: page.url });
+      const article = new Readability(doc).parse();
+      const { markdown = '' } = await processPage({ body: article?.content ?? '', contentType: 'text/html', url: page.url, formats: new Set(['markdown']) });
+      text = markdownText(markdown);
+    } catch (err) {
+      console.error(`readability-domino: ${page.id}: ${String(err)}`);
+    }
+    out.set(page.id, { text, ms: cpuMs() - start });
+  }
+  return out;
+}
+
 const systems = new Map<string, Map<string, Extraction>>();
 if (wanted.has('ours')) systems.set('ours', await ours(true, true));
 if (wanted.has('ours-markdown')) systems.set('ours-markdown', await ours(true, false));
 if (wanted.has('whole-page')) systems.set('whole-page', await ours(false, true));
+if (wanted.has('readability-domino')) systems.set('readability-domino', await readabilityOnDomino());
 for (const baseline of baselines(args.cache)) {
   if (wanted.has(baseline.name)) systems.set(baseline.name, baseline.run(pages));
 }

@@ -64,6 +64,11 @@ function installReadability(dir: string): string {
   return folder;
 }
 
+/** The installed @mozilla/readability's entry, for running it in-process on our own DOM. */
+export function readabilityModule(dir: string): string {
+  return join(installReadability(dir), 'node_modules', '@mozilla', 'readability', 'index.js');
+}
+
 /** Runs `runner` on the pages whose output is not cached yet, then answers from the cache. */
 function cached(dir: string, name: string, version: string, pages: readonly Page[], runner: (todo: Page[]) => Record<string, Extraction>): Map<string, Extraction> {
   const folder = join(dir, 'outputs', `${name}-${version}`);
