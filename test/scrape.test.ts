@@ -1,6 +1,7 @@
 /** POST /v1/scrape end to end: real API, Temporal, worker, PostgreSQL and Chromium against loopback fixtures. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createKey } from '../api/keys-store.js';
 import { startTestApi } from './helpers/api.js';
 import { TEST_PEPPER } from './helpers/env.js';
@@ -224,6 +225,8 @@ describe('POST /v1/scrape: workers come and go', () => {
     const lonely = await startTestApi({ env: { TEMPORAL_TASK_QUEUE: `nobody-${randomUUID()}`, ALLOW_PRIVATE_ADDRESSES: 'true' } });
     try {
       const { key } = await createKey(lonely.deps.prisma, 'lonely', TEST_PEPPER);
+      // The API's Redis client queues nothing while it connects (enableOfflineQueue off): wait for it.
+      if (lonely.deps.redis.status !== 'ready') await once(lonely.deps.redis, 'ready');
       expect(await lonely.deps.redis.zcard(scrapeWorkersKey(lonely.deps.config.TEMPORAL_TASK_QUEUE))).toBe(0);
       const res = await fetch(`${lonely.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/article` }) });
       expect(res.status).toBe(503);
