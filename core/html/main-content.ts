@@ -216,9 +216,21 @@ function collectFurniture(root: Element, stats: StatsMap): Set<Element> {
     const s = stats.get(el);
     if (!s || !CLEANED.has(el.localName) || !isFurniture(el, s, root)) return true;
     found.add(el);
+    const lead = el.previousElementSibling;
+    if (lead && isLeadIn(lead, stats)) found.add(lead);
     return false;
   });
   return found;
+}
+
+/** LEAD_IN characters at most: a heading or line that introduces what follows ("Read also:"). */
+const LEAD_IN = 80;
+
+/** A heading or a short line without links just before furniture: "You might also like:". */
+function isLeadIn(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > LEAD_IN || s.links > 0 || s.images > 0) return false;
+  return /^h[2-6]$/.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
 }
 
 /**
