@@ -29,7 +29,8 @@ const CHROME_WORDS = new Set([
   'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
   'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
-  'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta',
+  'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
+  'commentform', 'nocomments',
   'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
