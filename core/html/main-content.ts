@@ -36,6 +36,8 @@ const WIDEN_GAIN = 0.25;
 const SMALL_BLOCK = 150;
 /** Mean characters per link from which a link-dense block is a list of headlines. */
 const HEADLINE_LINK = 20;
+/** Link share above which a long list is a list of headlines rather than prose with links. */
+const HEADLINE_LIST_DENSITY = 0.75;
 /** Share of the root's text in code from which a page is technical (see applyMainContent). */
 const TECHNICAL_SHARE = 0.05;
 
@@ -206,6 +208,8 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   if (s.links === 0 || s.fragmentLinks / s.links > 0.5) return false;
   if (s.text >= SMALL_BLOCK && s.linkText / s.links < HEADLINE_LINK) return false;
   const isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
+  // A long list is headlines when its text is nearly all links; with prose around its links it is content.
+  if (isList && s.text >= SMALL_BLOCK) return density > HEADLINE_LIST_DENSITY;
   return density > 0.5 || (weight < 25 && density > (isList ? 0.5 : 0.2));
 }
 
