@@ -40,6 +40,10 @@ const HEADLINE_LINK = 20;
 const HEADLINE_LIST_DENSITY = 0.75;
 /** Share of the root's text in code from which a page is technical (see applyMainContent). */
 const TECHNICAL_SHARE = 0.05;
+/** Same-page links from which a page is a sectioned document (see isTechnical). */
+const SECTION_LINKS = 20;
+/** On technical pages the root widens over any section that adds this share of prose. */
+const TECHNICAL_WIDEN_GAIN = 0.05;
 
 function isContentRoot(el: Element): boolean {
   return el.localName === 'main' || el.getAttribute('role') === 'main';
@@ -95,8 +99,17 @@ function isInside(el: Element, ancestor: Element): boolean {
   return false;
 }
 
+/**
+ * Technical pages (API references, manuals): code, pre or signature headings make up a share of
+ * the text, or the page links to its own sections many times (a table of contents, permalinks).
+ */
+function isTechnical(s: Stats): boolean {
+  return s.codeText >= TECHNICAL_SHARE * s.text || s.fragmentLinks >= SECTION_LINKS;
+}
+
 /** The best candidate, widened as Readability widens it; undefined when no block scored. */
 function topCandidate(body: Element, stats: StatsMap): Element | undefined {
+  const gain = isTechnical(stats.get(body)!) ? TECHNICAL_WIDEN_GAIN : WIDEN_GAIN;
   const ranked: Array<[Element, number]> = [];
   for (const [el, s] of stats) if (s.score > 0 && el !== body) ranked.push([el, candidateScore(el, s)]);
   if (ranked.length === 0) return undefined;
@@ -131,7 +144,7 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   // Widen while the parent holds much more prose: documentation spreads its text over sections.
   for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
     const mass = stats.get(top)!.mass;
-    if (elementChildren(up).length > 1 && stats.get(up)!.mass - mass < WIDEN_GAIN * mass) break;
+    if (elementChildren(up).length > 1 && stats.get(up)!.mass - mass < gain * mass) break;
     top = up;
   }
   return top;
@@ -254,7 +267,6 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   if (root === body || !removeIfNonEmpty(root, drop)) return body;
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome.
-  const { codeText, text } = stats.get(root)!;
-  if (codeText < TECHNICAL_SHARE * text) removeIfNonEmpty(root, collectFurniture(root, stats));
+  if (!isTechnical(stats.get(root)!)) removeIfNonEmpty(root, collectFurniture(root, stats));
   return root;
 }
