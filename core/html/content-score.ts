@@ -42,7 +42,7 @@ const MIN_LIST_ITEM = 100;
 const ANCESTOR_LEVELS = 5;
 
 /** Elements whose text belongs to the enclosing block. */
-export const INLINE_TAGS = new Set([
+const INLINE_TAGS = new Set([
   'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd',
   'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr',
 ]);

@@ -195,16 +195,16 @@ function hasAncestorTag(el: Element, tag: string, stop: Element): boolean {
   return false;
 }
 
-/** A table of figures or facts rather than layout: header cells, a caption, or a summary. */
+/** A table of figures or facts rather than layout: it has header cells or a caption. */
 function isDataTable(el: Element): boolean {
   return findDescendant(el, (c) => c.localName === 'th' || c.localName === 'caption' || c.localName === 'thead') !== undefined;
 }
 
 /**
  * Whether a block inside the content root is furniture (after Readability's conditional clean):
- * class/id words against it with no prose, mostly links (unless same-page links: a table of
- * contents), more form fields than paragraphs, an image strip, or a short block of nothing but
- * embedded media or headings.
+ * class/id words against it with no prose; a small block that is mostly links, or a list of
+ * headline links (same-page links, a table of contents, are kept); form fields in a small block;
+ * an image strip; a lone embed with little text. Ten commas or a data table say content.
  */
 function isFurniture(el: Element, s: Stats, root: Element): boolean {
   const weight = classWeight(el);
