@@ -40,7 +40,7 @@ const CONTENT_WORDS = new Set([
 ]);
 
 /** Class/id words that count against a content candidate without removing anything by themselves. */
-const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'meta', 'contact', 'shoutbox', 'skyscraper', 'sponsor', 'hidden', 'combx', 'gdpr', 'widget', 'widgets']);
+const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 'skyscraper', 'hidden', 'combx', 'widget', 'widgets']);
 
 /**
  * Words that mark a side column only when they lead a class or id (`side`, `side-col`, `rail-right`):
