@@ -156,8 +156,8 @@ function isUtilityForm(el: Element): boolean {
  */
 const CAPTION_WORDS = new Set(['caption', 'credit', 'credits']);
 
-function isPictureCaption(el: Element): boolean {
-  if (el.localName !== 'figcaption' && !classIdParts(el).some((p) => CAPTION_WORDS.has(p))) return false;
+function isPictureCaption(el: Element, parts: readonly string[]): boolean {
+  if (el.localName !== 'figcaption' && !parts.some((p) => CAPTION_WORDS.has(p))) return false;
   const holder = el.parentElement;
   return holder !== null && hasMedia(holder);
 }
@@ -173,14 +173,14 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (CHROME_TAGS.has(tag)) return 'tag';
   if (SECTION_EDGE_TAGS.has(tag)) return insideContentSection(el) ? undefined : 'edge';
   if (tag === 'form' && isUtilityForm(el)) return 'form';
-  if (tag === 'figcaption') return isPictureCaption(el) ? 'tag' : undefined;
+  if (tag === 'figcaption') return isPictureCaption(el, []) ? 'tag' : undefined;
   // Most elements have no attributes at all; the rest of the evidence is in attributes.
   if (!el.hasAttributes()) return undefined;
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el)) return 'hidden';
   const parts = classIdParts(el);
-  if (parts.some((p) => CHROME_WORDS.has(p)) || leadsWithChromeWord(el) || isPictureCaption(el)) return 'words';
+  if (parts.some((p) => CHROME_WORDS.has(p)) || leadsWithChromeWord(el) || isPictureCaption(el, parts)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;
 }

@@ -122,9 +122,12 @@ export function findDescendant(root: Node, test: (el: Element) => boolean): Elem
   return found;
 }
 
-/** The nearest ancestor of `el` (excluding `el`) with one of the given lower-case tag names. */
-export function ancestorWithTag(el: Element, tags: ReadonlySet<string>): Element | null {
-  for (let up = el.parentElement; up; up = up.parentElement) {
+/**
+ * The nearest ancestor of `el` (excluding `el`) with one of the given lower-case tag names, looking
+ * no higher than below `stop` when given.
+ */
+export function ancestorWithTag(el: Element, tags: ReadonlySet<string>, stop?: Element): Element | null {
+  for (let up = el.parentElement; up && up !== stop; up = up.parentElement) {
     if (tags.has(up.localName)) return up;
   }
   return null;

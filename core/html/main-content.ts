@@ -18,7 +18,7 @@
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
 import { candidateScore, linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
@@ -94,11 +94,6 @@ function elementChildren(el: Element): Element[] {
   return out;
 }
 
-function isInside(el: Element, ancestor: Element): boolean {
-  for (let up: Element | null = el; up; up = up.parentElement) if (up === ancestor) return true;
-  return false;
-}
-
 /**
  * Technical pages (API references, manuals): code, pre or signature headings make up a share of
  * the text, or the page links to its own sections many times (a table of contents, permalinks).
@@ -120,7 +115,7 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   const good = ranked.slice(1, TOP_CANDIDATES).filter(([, sc]) => sc >= topScore * ALTERNATIVE_SHARE).map(([el]) => el);
   if (good.length >= ALTERNATIVE_VOTES) {
     for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
-      if (good.filter((el) => isInside(el, up!)).length >= ALTERNATIVE_VOTES) {
+      if (good.filter((el) => up!.contains(el)).length >= ALTERNATIVE_VOTES) {
         top = up;
         break;
       }
@@ -190,10 +185,7 @@ function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<
 
 const CLEANED = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'footer', 'center']);
 
-function hasAncestorTag(el: Element, tag: string, stop: Element): boolean {
-  for (let up = el.parentElement; up && up !== stop; up = up.parentElement) if (up.localName === tag) return true;
-  return false;
-}
+const FIGURE = new Set(['figure']);
 
 /** A table of figures or facts rather than layout: it has header cells or a caption. */
 function isDataTable(el: Element): boolean {
@@ -212,7 +204,7 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   if (s.commas >= 10) return false;
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !hasAncestorTag(el, 'figure', root)) return true;
+  if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !ancestorWithTag(el, FIGURE, root)) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < SMALL_BLOCK * 2) return true;
   if ((s.media === 1 && s.text < 75) || s.media > 1) return true;
   // Links: a small block that is mostly links (a byline, "read more", an ad label), or a list of
