@@ -26,10 +26,8 @@ export interface Stats {
   /** Counts of descendants by kind, for the conditional clean-up (main-content.ts). */
   paragraphs: number;
   images: number;
-  listItems: number;
   inputs: number;
   media: number;
-  headingText: number;
   /** Links to a fragment of the same page (a table of contents), and links in all. */
   fragmentLinks: number;
   links: number;
@@ -65,7 +63,7 @@ export type StatsMap = Map<Element, Stats>;
 function emptyStats(): Stats {
   return {
     text: 0, linkText: 0, commas: 0, score: 0, mass: 0, inline: 0, inlineCommas: 0,
-    paragraphs: 0, images: 0, listItems: 0, inputs: 0, media: 0, headingText: 0, fragmentLinks: 0, links: 0, codeText: 0,
+    paragraphs: 0, images: 0, inputs: 0, media: 0, fragmentLinks: 0, links: 0, codeText: 0,
   };
 }
 
@@ -76,13 +74,11 @@ const CODE = new Set(['code', 'pre', 'kbd', 'samp', 'tt']);
 function countBlock(el: Element, s: Stats): void {
   switch (el.localName) {
     case 'p': s.paragraphs++; return;
-    case 'li': s.listItems++; return;
     case 'input': case 'select': case 'textarea': s.inputs++; return;
     case 'video': case 'audio': s.media++; return;
     case 'pre': s.codeText = s.text; return;
     default:
       if (!HEADINGS.has(el.localName)) return;
-      s.headingText = s.text;
       // API references title each item with its signature: `<h3 class="code-header">`.
       if (/\bcode\b|\bsig\b/.test(el.getAttribute('class') ?? '')) s.codeText = s.text;
   }
@@ -111,10 +107,8 @@ function addChild(s: Stats, cs: Stats, link: boolean): void {
   s.mass += cs.mass;
   s.paragraphs += cs.paragraphs;
   s.images += cs.images;
-  s.listItems += cs.listItems;
   s.inputs += cs.inputs;
   s.media += cs.media;
-  s.headingText += cs.headingText;
   s.fragmentLinks += cs.fragmentLinks;
   s.links += cs.links;
   s.codeText += cs.codeText;
