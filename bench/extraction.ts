@@ -17,8 +17,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { decodeBody } from '../core/html/decode.js';
+import { parseHtml } from '../core/html/dom.js';
 import { processPage } from '../core/html/index.js';
-import { baselines, type Extraction } from './extraction/baselines.js';
+import { baselines, readabilityModule, type Extraction } from './extraction/baselines.js';
 import { docsSet, readabilitySet, trafilaturaSet, type Page } from './extraction/datasets.js';
 import { averageScores, markdownText, shingleScore, snippetCounts, snippetTotals, type Totals } from './extraction/score.js';
 
@@ -55,16 +57,21 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-async function ours(onlyMainContent: boolean, asText: boolean): Promise<Map<string, Extraction>> {
+/** Our pipeline's markdown per page. */
+async function ours(onlyMainContent: boolean): Promise<Map<string, Extraction>> {
   const out = new Map<string, Extraction>();
   for (const page of pages) {
     const body = readFileSync(page.path);
     const start = cpuMs();
     const { markdown = '' } = await processPage({ body, contentType: 'text/html', url: page.url, formats: new Set(['markdown']), onlyMainContent });
-    const ms = cpuMs() - start;
-    out.set(page.id, { text: asText ? markdownText(markdown) : markdown, ms });
+    out.set(page.id, { text: markdown, ms: cpuMs() - start });
   }
   return out;
+}
+
+/** The same extractions with their markdown turned into plain text. */
+function asText(markdown: Map<string, Extraction>): Map<string, Extraction> {
+  return new Map([...markdown].map(([id, e]) => [id, { ...e, text: markdownText(e.text) }]));
 }
 
 /**
@@ -72,10 +79,7 @@ async function ours(onlyMainContent: boolean, asText: boolean): Promise<Map<stri
  * onlyMainContent): its article HTML, converted to markdown by our pipeline as ours is.
  */
 async function readabilityOnDomino(): Promise<Map<string, Extraction>> {
-  const { readabilityModule } = await import('./extraction/baselines.js');
   const { Readability } = (await import(readabilityModule(args.cache))) as { Readability: new (doc: Document) => { parse(): { content?: string | null } | null } };
-  const { decodeBody } = await import('../core/html/decode.js');
-  const { parseHtml } = await import('../core/html/dom.js');
   // Readability iterates collections with for...of; domino's live collections are not iterable.
   const probe = parseHtml('<p>');
   for (const list of [probe.getElementsByTagName('p'), probe.querySelectorAll('p'), probe.body.childNodes, probe.body.children]) {
@@ -104,9 +108,12 @@ async function readabilityOnDomino(): Promise<Map<string, Extraction>> {
 }
 
 const systems = new Map<string, Map<string, Extraction>>();
-if (wanted.has('ours')) systems.set('ours', await ours(true, true));
-if (wanted.has('ours-markdown')) systems.set('ours-markdown', await ours(true, false));
-if (wanted.has('whole-page')) systems.set('whole-page', await ours(false, true));
+if (wanted.has('ours') || wanted.has('ours-markdown')) {
+  const markdown = await ours(true);
+  if (wanted.has('ours')) systems.set('ours', asText(markdown));
+  if (wanted.has('ours-markdown')) systems.set('ours-markdown', markdown);
+}
+if (wanted.has('whole-page')) systems.set('whole-page', asText(await ours(false)));
 if (wanted.has('readability-domino')) systems.set('readability-domino', await readabilityOnDomino());
 for (const baseline of baselines(args.cache)) {
   if (wanted.has(baseline.name)) systems.set(baseline.name, baseline.run(pages));
