@@ -34,6 +34,17 @@ const CHROME_WORDS = new Set([
   'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
+/**
+ * Chrome words that also lead compound class names written as one word (`jp-relatedposts`,
+ * `commentsArea` is split already, `sponsoredcontent`, `newsletterbox`). Only words that no content
+ * word starts with: `bio` would hit `biology`, `meta` `metadata`, `author` `authority`.
+ */
+const CHROME_PREFIXES = ['related', 'comment', 'sponsor', 'advert', 'newsletter', 'sidebar', 'trending', 'recommend', 'outbrain', 'taboola', 'disqus', 'breadcrumb', 'paywall'];
+
+function isChromeWord(part: string): boolean {
+  return CHROME_WORDS.has(part) || CHROME_PREFIXES.some((w) => part.length > w.length && part.startsWith(w));
+}
+
 /** Class/id words that say "content" (entry-content, article-body, post-text, storyBody). */
 const CONTENT_WORDS = new Set([
   'article', 'articlebody', 'articletext', 'body', 'content', 'entry', 'hentry', 'main', 'post', 'postbody', 'text', 'blog', 'story', 'storybody',
@@ -74,7 +85,7 @@ export function classWeight(el: Element): number {
     const value = el.getAttribute(attr);
     if (!value) continue;
     const parts = wordParts(value);
-    if (parts.some((p) => CHROME_WORDS.has(p) || WEAK_CHROME_WORDS.has(p))) weight -= 25;
+    if (parts.some((p) => isChromeWord(p) || WEAK_CHROME_WORDS.has(p))) weight -= 25;
     else if (parts.some((p) => CONTENT_WORDS.has(p))) weight += 25;
   }
   return weight;
@@ -180,7 +191,7 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el)) return 'hidden';
   const parts = classIdParts(el);
-  if (parts.some((p) => CHROME_WORDS.has(p)) || leadsWithChromeWord(el) || isPictureCaption(el, parts)) return 'words';
+  if (parts.some(isChromeWord) || leadsWithChromeWord(el) || isPictureCaption(el, parts)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;
 }
