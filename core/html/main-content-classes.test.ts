@@ -83,6 +83,20 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('[Share]');
   });
 
+  it('drops "read also" lines in any language and related posts named in one word, keeps prose that quotes a link', async () => {
+    const md = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}
+      <p>Read more: <a href="/2026/10/bridge">Bridge works close the old road until spring</a></p>${prose('budget')}
+      <p><strong>VEA TAMBIÉN:</strong> <a href="/2026/09/puente">Las obras del puente cierran la carretera</a></p>${prose('flood')}
+      <p>Minutes: <a href="/minutes.pdf">the council's minutes</a> record that the vote was 31 to 9, with two abstentions.</p>
+      <div id="jp-relatedposts" class="jp-relatedposts"><h3>Related</h3><p><a href="/2026/08/weir">The weir, explained in detail for new readers</a></p></div>
+      </article></main>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain("Minutes: [the council's minutes]");
+    expect(md).not.toContain('Read more');
+    expect(md).not.toContain('VEA TAMBIÉN');
+    expect(md).not.toContain('The weir, explained');
+  });
+
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
     const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
       <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;

@@ -218,11 +218,45 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   return density > 0.5 || (weight < 25 && density > (isList ? 0.5 : 0.2));
 }
 
+/** The text before an element's first link, or undefined when it has no link. */
+function textBeforeLink(el: Element): string | undefined {
+  let text = '';
+  for (let node: Node | null = el.firstChild; node; ) {
+    if (node.nodeType === 3) text += node.nodeValue ?? '';
+    else if ((node as Element).localName === 'a') return text;
+    if (node.nodeType === 1 && node.firstChild) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node && !node.nextSibling && node.parentNode !== el) node = node.parentNode;
+    node = node?.nextSibling ?? null;
+  }
+  return undefined;
+}
+
+/** A short label ending in a colon: "Read more:", "Lesen Sie auch:", "VEA TAMBIÉN:". */
+const LINK_LABEL = /^[^.!?\d]{2,40}[:：]\s*$/;
+const READ_ALSO_MAX = 200;
+
+/**
+ * A paragraph that points to another story: a short label with a colon, then a link that is most
+ * of the paragraph ("Read more: Looted colonial art"), in any language.
+ */
+function isReadAlso(el: Element, s: Stats): boolean {
+  if (s.text > READ_ALSO_MAX || s.links === 0 || linkDensity(s) < 0.5) return false;
+  const label = textBeforeLink(el);
+  return label !== undefined && LINK_LABEL.test(label.trim());
+}
+
 /** Blocks under `root` that are furniture, outermost first. */
 function collectFurniture(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   walkElements(root, (el) => {
     const s = stats.get(el);
+    if (s && el.localName === 'p' && isReadAlso(el, s)) {
+      found.add(el);
+      return false;
+    }
     if (!s || !CLEANED.has(el.localName) || !isFurniture(el, s, root)) return true;
     found.add(el);
     const lead = el.previousElementSibling;
