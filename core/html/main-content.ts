@@ -200,8 +200,8 @@ function isDataTable(el: Element): boolean {
  */
 function isFurniture(el: Element, s: Stats, root: Element): boolean {
   const weight = classWeight(el);
-  if (weight + s.score < 0) return true;
   if (s.commas >= 10) return false;
+  if (weight + s.score < 0) return true;
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
   if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !ancestorWithTag(el, FIGURE, root)) return true;
