@@ -97,6 +97,18 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('The weir, explained');
   });
 
+  it('keeps the standfirst that sits in the article header, beside the body, and drops what precedes the title', async () => {
+    const md = await main(`${siteChrome}<div class="page"><div class="crumbs-row"><a href="/">Home</a> › <a href="/city">City</a></div>
+      <div class="story"><div class="story-head"><h1>Council approves the river plan</h1>
+        <p class="standfirst">After two years of hearings the council has voted for the plan, which will cost the city 40 million euros.</p></div>
+      <div class="story-main"><div class="story-text">${prose('river')}${prose('budget')}${prose('flood')}${prose('bridge')}</div>
+      <div class="after"><p>Picked for you: more from the city desk, every morning.</p></div></div></div></div>${siteFooter}`);
+    expect(md).toContain('# Council approves the river plan\n\nAfter two years of hearings the council has voted');
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('[Home]');
+    expect(md).not.toContain('Picked for you');
+  });
+
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
     const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
       <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;

@@ -180,7 +180,53 @@ function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<
   }
   const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
   if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
-  return { root, drop };
+  return withTitle(body, root, drop, stats) ?? { root, drop };
+}
+
+/** How far above the root the page's title may sit for the root to reach up to it. */
+const TITLE_LEVELS = 4;
+/** What the title block may add, as a share of the root's text: a headline, a standfirst, a lead. */
+const TITLE_BLOCK_SHARE = 0.5;
+
+/**
+ * The root widened up to the page's one `<h1>` when it sits just before the root: an article's
+ * header (headline, standfirst, lead paragraph) is often a sibling branch of its body. What lies
+ * between the title and the root is kept; what precedes the title or follows the root is dropped.
+ */
+function withTitle(body: Element, root: Element, drop: Set<Element>, stats: StatsMap): { root: Element; drop: Set<Element> } | undefined {
+  const titles: Element[] = [];
+  walkElements(body, (el) => {
+    if (el.localName === 'h1') titles.push(el);
+    return titles.length < 2;
+  });
+  const [title] = titles;
+  if (titles.length !== 1 || root.contains(title) || !(title.compareDocumentPosition(root) & 4 /* FOLLOWING */)) return undefined;
+  let top = root.parentElement;
+  for (let level = 1; top && top !== body && !top.contains(title) && level < TITLE_LEVELS; level++) top = top.parentElement;
+  if (!top || top === body || !top.contains(title)) return undefined;
+  const widened = new Set(drop);
+  let added = 0;
+  let addedLinks = 0;
+  for (let el: Element = root; el !== top; el = el.parentElement!) {
+    const lca = el.parentElement === top;
+    let before = true;
+    for (let c = el.parentElement!.firstElementChild; c; c = c.nextElementSibling) {
+      if (c === el) {
+        before = false;
+        continue;
+      }
+      // Before the path: kept when it lies after the title (or holds it); after the path: dropped.
+      const keep = before && (!lca || c.contains(title) || !!(title.compareDocumentPosition(c) & 4));
+      if (!keep) widened.add(c);
+      else {
+        added += stats.get(c)?.text ?? 0;
+        addedLinks += stats.get(c)?.linkText ?? 0;
+      }
+    }
+  }
+  const rootText = stats.get(root)?.text ?? 0;
+  if (added > TITLE_BLOCK_SHARE * rootText || addedLinks > 0.5 * added) return undefined;
+  return { root: top, drop: widened };
 }
 
 const CLEANED = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'footer', 'center']);
