@@ -3,6 +3,7 @@
  * key (another key's monitor is a 404), each monitor one Temporal Schedule (api/monitor-schedules.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { patternBudget } from '../core/crawl/patterns.js';
 import { ScheduleError, resolveSchedule } from '../core/monitor-schedule.js';
 import { targetJob, targetPageOptions, type StoredTarget } from '../core/monitor-targets.js';
 import { ApiError, NotFoundError, ServiceUnavailableError, ValidationError, type ErrorDetail } from '../core/errors.js';
@@ -33,6 +34,7 @@ function checkTargets(deps: ApiDeps, targets: MonitorTarget[]): { targets: Store
       details.push({ field, message: err.message });
     }
   };
+  const budget = patternBudget(); // one request's worth of patterns, over all targets
   const stored = targets.map((target, i): StoredTarget => {
     const at = `targets[${i}]`;
     const withId = { ...target, id: target.id ?? `target-${i + 1}` };
@@ -45,7 +47,7 @@ function checkTargets(deps: ApiDeps, targets: MonitorTarget[]): { targets: Store
       if (!target.url) details.push({ field: `${at}.url`, message: 'is required for a crawl target' });
       else url(target.url, `${at}.url`);
       const crawl: { includePaths?: string[]; excludePaths?: string[]; regexOnFullURL?: boolean } = target.crawlOptions ?? {};
-      details.push(...patternProblems({ includePaths: crawl.includePaths ?? [], excludePaths: crawl.excludePaths ?? [] }, crawl.regexOnFullURL ?? false).map((d) => ({ ...d, field: `${at}.crawlOptions.${d.field}` })));
+      details.push(...patternProblems({ includePaths: crawl.includePaths ?? [], excludePaths: crawl.excludePaths ?? [] }, crawl.regexOnFullURL ?? false, budget).map((d) => ({ ...d, field: `${at}.crawlOptions.${d.field}` })));
     }
     try {
       const page = targetPageOptions('check', withId);

@@ -94,6 +94,20 @@ describe('POST /v1/crawl', () => {
     expect((res.body.details as { field: string }[]).map((d) => d.field)).toEqual(['includePaths[1]']);
   });
 
+  it('refuses costly patterns with 400 naming the first one, on crawl and map, and the API stays responsive', async () => {
+    const heavy = Array.from({ length: 40 }, (_, i) => `${'[a-z]{1000}'.repeat(45)}${i}`);
+    const [crawl, map, health] = await Promise.all([
+      stack.post('/v1/crawl', { url: site.url, excludePaths: heavy }),
+      stack.post('/v1/map', { url: site.url, includePaths: heavy }),
+      stack.get('/health'),
+    ]);
+    expect(crawl.status).toBe(400);
+    expect(crawl.body.details).toEqual([{ field: 'excludePaths[0]', message: expect.stringContaining('repeats too much') }]);
+    expect(map.status).toBe(400);
+    expect(map.body.details).toEqual([{ field: 'includePaths[0]', message: expect.stringContaining('repeats too much') }]);
+    expect(health.status).toBe(200);
+  });
+
   it('maxDepth bounds the path depth below the seed', async () => {
     const { status, docs } = await crawlToEnd(stack, { url: site.url, maxDepth: 1 });
     expect(pathsOf(docs)).toEqual(['/', '/a', '/about', '/blogroll']);

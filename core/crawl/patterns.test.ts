@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePatterns, isRegexPattern, MAX_PATTERN_LENGTH, PatternError } from './patterns.js';
+import { compilePatterns, isRegexPattern, MAX_PATTERN_LENGTH, PatternError, patternBudget } from './patterns.js';
 
 const base = 'https://example.com';
 const matches = (patterns: string[], path: string, fullUrl = false) =>
@@ -226,3 +226,29 @@ describe('PatternError', () => {
     expect(matches([`/${'a'.repeat(MAX_PATTERN_LENGTH - 1)}`], '/a')).toBe(false);
   });
 });
+
+describe('costly patterns', () => {
+  // The attack that stalled the API: each pattern unrolls to 45,000 character classes.
+  const heavy = '[a-z]{1000}'.repeat(45);
+
+  it('refuses a pattern whose counted repeats unroll too far, before compiling it', () => {
+    const err = thrown(() => compilePatterns(['/ok', heavy], { fullUrl: false, field: 'includePaths' })) as PatternError;
+    expect([err.index, err.reason, err.path]).toEqual([1, 'too_complex', 'includePaths[1]']);
+    expect(err.message).toBe(`pattern "${heavy.slice(0, 60)}…" repeats too much: it unrolls to more than 5000 characters or classes (lower the counts in {n,m})`);
+  });
+
+  it('refuses patterns that are each allowed but too costly together, across lists sharing a budget', () => {
+    const medium = '^/[a-z]{1000}[0-9]{1000}[a-z]{1000}[0-9]{1000}'; // about 4,000 each
+    const budget = patternBudget();
+    expect(() => compilePatterns(Array.from({ length: 6 }, (_, i) => `${medium}${i}`), { fullUrl: false, field: 'includePaths', budget })).not.toThrow();
+    const err = thrown(() => compilePatterns(Array.from({ length: 8 }, (_, i) => `${medium}x${i}`), { fullUrl: false, field: 'excludePaths', budget })) as PatternError;
+    expect([err.index, err.reason, err.path]).toEqual([6, 'too_complex_together', 'excludePaths[6]']);
+  });
+
+  it('compiles a list once: the same list gives the same matcher', () => {
+    const list = ['^/blog/[0-9]{4}/', '/docs/**'];
+    expect(compilePatterns(list, { fullUrl: false })).toBe(compilePatterns([...list], { fullUrl: false }));
+    expect(compilePatterns(list, { fullUrl: true })).not.toBe(compilePatterns(list, { fullUrl: false }));
+  });
+});
+

@@ -33,16 +33,27 @@
  *   stores `/blog` and `/blog/` as one page, so the verdict must not depend on which was seen
  *   (hence `/blog/*` and `^/blog/.*` also match `/blog` itself).
  * - **Invalid patterns** are refused with 400 naming the field (`includePaths[2]`): an empty
- *   (or whitespace-only) pattern, one longer than 500 characters, or a regex RE2 cannot compile.
- *   Leading and trailing whitespace is ignored.
+ *   (or whitespace-only) pattern, one longer than 500 characters, one that unrolls to more than
+ *   MAX_PATTERN_SIZE atoms (`[a-z]{1000}` is a thousand; see regex-size.ts), patterns that
+ *   together pass MAX_REQUEST_SIZE, or a regex RE2 cannot compile. These checks read the text
+ *   before RE2 compiles anything, so a costly pattern is refused in microseconds and the bounded
+ *   ones compile in tens of milliseconds at most. Leading and trailing whitespace is ignored.
+ * - **Compiled sets are cached** (the last CACHE_SIZE lists), so a crawl's lanes and the checks of
+ *   a monitor's targets compile a list once.
  */
 import { RE2JS, RE2JSException } from 're2js';
 import { pathGlobSource, urlGlobSource } from './glob.js';
+import { expandedSize } from './regex-size.js';
 
 /** Longest accepted pattern, in characters. */
 export const MAX_PATTERN_LENGTH = 500;
+/** Atoms one pattern may unroll to (counted repeats multiply). */
+export const MAX_PATTERN_SIZE = 5_000;
+/** Atoms all the patterns of one request may unroll to (both lists, every monitor target). */
+export const MAX_REQUEST_SIZE = 50_000;
+const CACHE_SIZE = 200;
 
-export type PatternErrorReason = 'empty' | 'too_long' | 'invalid_regex';
+export type PatternErrorReason = 'empty' | 'too_long' | 'too_complex' | 'too_complex_together' | 'invalid_regex';
 
 /**
  * A pattern the API must refuse. `index` is its position in the list, so the API can name it
@@ -63,6 +74,8 @@ export class PatternError extends Error {
     const what = {
       empty: 'is empty',
       too_long: `is longer than ${MAX_PATTERN_LENGTH} characters`,
+      too_complex: `repeats too much: it unrolls to more than ${MAX_PATTERN_SIZE} characters or classes (lower the counts in {n,m})`,
+      too_complex_together: `brings the patterns of this request past ${MAX_REQUEST_SIZE} characters or classes once repeats are unrolled (use fewer or simpler patterns)`,
       invalid_regex: `is not a valid regular expression${detail ? ` (${detail})` : ''}`,
     }[reason];
     super(`pattern ${shown} ${what}`);
@@ -95,41 +108,82 @@ export interface PatternOptions {
   fullUrl: boolean;
   /** Request field the patterns came from, for error messages (`includePaths`). */
   field?: string;
+  /** What the request may still compile, shared by its lists (MAX_REQUEST_SIZE when not given). */
+  budget?: PatternBudget;
+}
+
+/** The unrolled size a request may still spend on patterns. */
+export interface PatternBudget {
+  left: number;
+}
+
+export function patternBudget(): PatternBudget {
+  return { left: MAX_REQUEST_SIZE };
 }
 
 /** True when any of the patterns matches the URL; always false for an empty list. */
 export type UrlMatcher = (url: URL) => boolean;
 
 interface Compiled {
+  raw: string;
   source: string;
   target: 'path' | 'url';
 }
 
-/** Compile once per crawl; throws PatternError for the first invalid pattern. */
+const cache = new Map<string, UrlMatcher>();
+
+/** Compile once per list (cached); throws PatternError for the first refused pattern. */
 export function compilePatterns(patterns: readonly string[], options: PatternOptions): UrlMatcher {
-  const compiled = patterns.map((raw, index) => compileOne(raw, index, options));
-  const path = combine(compiled.filter((c) => c.target === 'path'));
-  const full = combine(compiled.filter((c) => c.target === 'url'));
-  if (!path && !full) return () => false;
-  return (url) => {
+  if (patterns.length === 0) return () => false;
+  const key = `${options.fullUrl ? 'url' : 'path'}\n${patterns.join('\u0000')}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // most recently used last
+    cache.set(key, hit);
+    return hit;
+  }
+  const budget = options.budget ?? patternBudget();
+  const compiled = patterns.map((raw, index) => translate(raw, index, options, budget));
+  const path = combine(compiled, 'path', options);
+  const full = combine(compiled, 'url', options);
+  const matcher: UrlMatcher = (url) => {
     const paths = pathForms(url);
     if (path && withDecoded(paths).some((s) => path.test(s))) return true;
     return !!full && withDecoded(paths.map((p) => `${url.protocol}//${url.host}${p}${url.search}`)).some((s) => full.test(s));
   };
+  cache.set(key, matcher);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return matcher;
 }
 
 /**
  * One alternation per target, so a URL is scanned once however many patterns there are (RE2
  * runs an alternation in a single pass); group-scoped flags such as `(?i)` stay in their group.
+ * Only when the alternation does not compile is each pattern compiled alone, to name the culprit.
  */
-function combine(list: Compiled[]): RE2JS | undefined {
+function combine(all: Compiled[], target: Compiled['target'], options: PatternOptions): RE2JS | undefined {
+  const list = all.map((c, index) => ({ ...c, index })).filter((c) => c.target === target);
   if (list.length === 0) return undefined;
-  return RE2JS.compile(list.map((c) => `(?:${c.source})`).join('|'));
+  try {
+    return RE2JS.compile(list.map((c) => `(?:${c.source})`).join('|'));
+  } catch (err) {
+    if (!(err instanceof RE2JSException)) throw err;
+    for (const c of list) {
+      try {
+        RE2JS.compile(c.source);
+      } catch (one) {
+        if (!(one instanceof RE2JSException)) throw one;
+        throw new PatternError(c.index, c.raw, 'invalid_regex', options.field, one.message.replace(/^error parsing regexp: /, ''));
+      }
+    }
+    throw err;
+  }
 }
 
-function compileOne(raw: string, index: number, options: PatternOptions): Compiled {
+/** A pattern's regex source and target, refused before compiling when empty, long or costly. */
+function translate(raw: string, index: number, options: PatternOptions, budget: PatternBudget): Compiled {
   const pattern = raw.trim();
-  const fail = (reason: PatternErrorReason, detail?: string) => new PatternError(index, raw, reason, options.field, detail);
+  const fail = (reason: PatternErrorReason) => new PatternError(index, raw, reason, options.field);
   if (pattern === '') throw fail('empty');
   if (pattern.length > MAX_PATTERN_LENGTH) throw fail('too_long');
   const regex = isRegexPattern(pattern);
@@ -137,13 +191,11 @@ function compileOne(raw: string, index: number, options: PatternOptions): Compil
   const pathGlob = !regex && /^\/(?!\/)/.test(pattern);
   const target = options.fullUrl && !pathGlob ? 'url' : 'path';
   const source = regex ? pattern : target === 'url' ? urlGlobSource(pattern) : pathGlobSource(pattern);
-  try {
-    RE2JS.compile(source); // compiled alone first, so an error names this pattern
-    return { source, target };
-  } catch (err) {
-    if (err instanceof RE2JSException) throw fail('invalid_regex', err.message.replace(/^error parsing regexp: /, ''));
-    throw err;
-  }
+  const size = expandedSize(source);
+  if (size > MAX_PATTERN_SIZE) throw fail('too_complex');
+  budget.left -= size;
+  if (budget.left < 0) throw fail('too_complex_together');
+  return { raw, source, target };
 }
 
 function decoded(text: string): string | undefined {
