@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import { Agent, errors, request } from 'undici';
 import { failureTypes, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal, type ScrapeResult } from '../core/contracts.js';
+import { announcedUrl } from '../core/scrape-announcement.js';
 import { ApiError, ScrapeFailedError, ScrapeTimeoutError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
 
 const LIST_TTL_MS = 1_000;
@@ -28,7 +29,10 @@ export class ScrapeWorkers {
     if (!fresh && this.listed && Date.now() - this.listed.at < LIST_TTL_MS) return this.listed.urls;
     let urls: string[];
     try {
-      urls = await this.redis.zrangebyscore(this.key, Date.now(), '+inf');
+      const now = Date.now();
+      const members = await this.redis.zrangebyscore(this.key, now, '+inf');
+      // Only endpoints signed with our token: an entry anyone else wrote is never called.
+      urls = [...new Set(members.map((m) => announcedUrl(this.token, m, now)).filter((u): u is string => u !== undefined))];
     } catch (err) {
       throw new ServiceUnavailableError(`Cannot find the workers (Redis): ${(err as Error).message}. Try again shortly.`);
     }
@@ -79,7 +83,9 @@ export class ScrapeWorkers {
     } catch (err) {
       if (err instanceof ApiError) throw err;
       if (signal.aborted) throw new ScrapeTimeoutError(timeoutMs);
-      if (!unreachable(err)) throw new ScrapeFailedError(`The scrape failed on its worker: ${(err as Error).message}`);
+      if (!unreachable(err)) {
+        throw new ScrapeFailedError('The scrape failed on its worker: its answer could not be read. Try again; if it persists, the worker log has the cause.');
+      }
       return { unavailable: err as Error };
     }
   }

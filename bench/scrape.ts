@@ -171,7 +171,8 @@ async function main(): Promise<void> {
     return took;
   };
   // The worker's scrape endpoint called directly, as the API calls it: the service minus this is the API's share.
-  const [workerUrl] = await deps.redis.zrangebyscore(scrapeWorkersKey(apiConfig.TEMPORAL_TASK_QUEUE), Date.now(), '+inf');
+  const [announced] = await deps.redis.zrangebyscore(scrapeWorkersKey(apiConfig.TEMPORAL_TASK_QUEUE), Date.now(), '+inf');
+  const workerUrl = announced?.split(' ')[0]; // `<url> <until> <signature>` (core/scrape-announcement.ts)
   if (!workerUrl) throw new Error('no worker announced its scrape endpoint');
   const direct = async (): Promise<number> => {
     const start = performance.now();

@@ -78,7 +78,8 @@ export interface WebhookDelivery {
 /**
  * The scrape path (README "Scrape path"): the API calls a worker's scrape endpoint directly, with
  * no Temporal round trip. Workers announce their endpoints in Redis under this key (a sorted set:
- * endpoint URL → epoch ms until which the announcement holds); the API picks among the live ones.
+ * signed endpoint URL → epoch ms until which the announcement holds, core/scrape-announcement.ts);
+ * the API picks among the live ones whose signature holds.
  */
 export const scrapeWorkersKey = (taskQueue: string) => `scrape-workers:${taskQueue}`;
 export const SCRAPE_ENDPOINT_PATH = '/scrape';

@@ -2,11 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createKey } from '../api/keys-store.js';
 import { startTestApi } from './helpers/api.js';
 import { TEST_PEPPER } from './helpers/env.js';
 import { pollUntil } from './helpers/poll.js';
 import { scrapeWorkersKey } from '../core/contracts.js';
+import { announcement } from '../core/scrape-announcement.js';
 import { freePort } from '../scripts/infra/ready.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
@@ -227,10 +230,24 @@ describe('POST /v1/scrape: workers come and go', () => {
       const { key } = await createKey(lonely.deps.prisma, 'lonely', TEST_PEPPER);
       // The API's Redis client queues nothing while it connects (enableOfflineQueue off): wait for it.
       if (lonely.deps.redis.status !== 'ready') await once(lonely.deps.redis, 'ready');
-      expect(await lonely.deps.redis.zcard(scrapeWorkersKey(lonely.deps.config.TEMPORAL_TASK_QUEUE))).toBe(0);
+      const key2 = scrapeWorkersKey(lonely.deps.config.TEMPORAL_TASK_QUEUE);
+      expect(await lonely.deps.redis.zcard(key2)).toBe(0);
+      // Entries written by someone without SCRAPE_SERVICE_TOKEN: a bare URL (the old format) and a
+      // forged signature. The API must never call them (it would send the token and the input).
+      const calls: string[] = [];
+      const trap = createServer((req, res) => {
+        calls.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+      const trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
+      const until = Date.now() + 60_000;
+      await lonely.deps.redis.zadd(key2, until, trapUrl, until, `${trapUrl} ${until} ${'0'.repeat(64)}`, until, announcement('not-the-token', trapUrl, until));
       const res = await fetch(`${lonely.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/article` }) });
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ code: 'service_unavailable', error: 'No worker is serving scrapes right now (none has announced itself in Redis). Try again shortly.' });
+      expect(calls).toEqual([]);
+      trap.close();
     } finally {
       await lonely.close();
     }

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { failureTypes, SCRAPE_ANNOUNCE_MS, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal } from '../../core/contracts.js';
+import { announcement } from '../../core/scrape-announcement.js';
 import type { ActivityDeps } from '../index.js';
 import { PageSlots } from '../page/slots.js';
 import { scrapeOnce, ScrapeRefused } from './page.js';
@@ -65,7 +66,8 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string):
     try {
       input = (await readJson(req)) as ScrapeInput;
     } catch (err) {
-      return send(res, 400, { type: failureTypes.invalidRequest, message: `Unreadable scrape request: ${(err as Error).message}` });
+      log.warn('unreadable scrape request', { error: (err as Error).message });
+      return send(res, 400, { type: failureTypes.invalidRequest, message: 'The scrape request could not be read' });
     }
     // The API hanging up (its timeout, a lost connection) stops the work.
     const abandoned = new AbortController();
@@ -79,8 +81,9 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string):
     } catch (err) {
       if (abandoned.signal.aborted) return;
       if (err instanceof ScrapeRefused) return send(res, statusOf[err.refusal.type], err.refusal);
-      log.error('scrape failed inside the worker', { scrapeId: input.scrapeId, error: (err as Error).message });
-      send(res, 500, { type: 'internal', message: `The worker failed: ${(err as Error).message}` });
+      // The exception's own words stay in the worker's log: callers get ours.
+      log.error('scrape failed inside the worker', { scrapeId: input.scrapeId, error: (err as Error).message, stack: (err as Error).stack });
+      send(res, 500, { type: 'internal', message: `The worker hit an unexpected error (its log has the details under scrape id ${input.scrapeId})` });
     } finally {
       release?.();
     }
@@ -101,11 +104,22 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string):
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', () => undefined);
   const key = scrapeWorkersKey(taskQueue);
-  const announce = () =>
-    redis.zadd(key, Date.now() + 3 * SCRAPE_ANNOUNCE_MS, url).then(
-      () => undefined,
-      (err: Error) => log.warn('scrape endpoint announcement failed', { error: err.message }),
-    );
+  let announced: string | undefined;
+  const announce = () => {
+    const until = Date.now() + 3 * SCRAPE_ANNOUNCE_MS;
+    const member = announcement(config.SCRAPE_SERVICE_TOKEN, url, until);
+    const previous = announced;
+    announced = member;
+    // Each announcement is a new signed member: the previous one goes, and any long expired.
+    const batch = redis.multi().zadd(key, until, member).zremrangebyscore(key, '-inf', Date.now() - 60_000);
+    if (previous) batch.zrem(key, previous);
+    return batch
+      .exec()
+      .then(
+        () => undefined,
+        (err: Error) => log.warn('scrape endpoint announcement failed', { error: err.message }),
+      );
+  };
   await announce();
   const timer = setInterval(() => void announce(), SCRAPE_ANNOUNCE_MS);
   timer.unref();
@@ -117,7 +131,7 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string):
     close: () => (closed ??= (async () => {
       closing = true;
       clearInterval(timer);
-      await redis.zrem(key, url).catch(() => undefined);
+      if (announced) await redis.zrem(key, announced).catch(() => undefined);
       redis.disconnect();
       // In-flight scrapes finish (their callers wait for them); idle keep-alive connections close now.
       server.closeIdleConnections();
