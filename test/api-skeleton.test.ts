@@ -118,6 +118,22 @@ describe('request validation', () => {
     expect(body.error).toMatch(/^Request body is not valid JSON/);
   });
 
+  it('answers a body nested deeper than 32 levels with 400 naming where, before validation', async () => {
+    const nest = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    // The body is level 1, `meta` 2, `list` 3: 29 objects more reach level 32, 30 are one too many.
+    const deep = await post(`{"url":"x","meta":{"list":[${nest(30)}]}}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toEqual({
+      success: false,
+      code: 'invalid_request',
+      error: 'Invalid request body: meta.list[0]… nests deeper than 32 levels',
+      details: [{ field: 'meta.list[0]…', message: 'nests deeper than 32 levels' }],
+    });
+    const allowed = await post(`{"url":"x","meta":{"list":[${nest(29)}]}}`);
+    expect(allowed.status).toBe(400);
+    expect(((await allowed.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['meta']);
+  });
+
   it('answers a body over the limit with 413', async () => {
     const res = await post(JSON.stringify({ url: 'x'.repeat(4096) }));
     expect(res.status).toBe(413);

@@ -1,10 +1,13 @@
 /**
  * JSON bodies only. Parse failures become 400 invalid_json, oversized bodies 413, and a body sent
- * with another content type gets 415 instead of being silently ignored.
+ * with another content type gets 415 instead of being silently ignored. A body nested deeper than
+ * MAX_JSON_DEPTH is a 400 naming the field where it goes too deep: free-form fields (metadata,
+ * webhook metadata, headers, schemas) would otherwise carry 100,000 levels under the size limit to
+ * code that recurses.
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/errors.js';
+import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../core/errors.js';
 import type { AppState } from '../route.js';
 
 export function jsonBody(limitBytes: number): Middleware<AppState>[] {
@@ -26,5 +29,33 @@ export function jsonBody(limitBytes: number): Middleware<AppState>[] {
       throw new MalformedJsonError(err.message);
     },
   }) as unknown as Middleware<AppState>;
-  return [requireJson, parse];
+  const shallow: Middleware<AppState> = async (ctx, next) => {
+    const field = tooDeep(ctx.request.body);
+    if (field !== undefined) {
+      const message = `nests deeper than ${MAX_JSON_DEPTH} levels`;
+      throw new ValidationError(`Invalid request body: ${field} ${message}`, [{ field, message }]);
+    }
+    await next();
+  };
+  return [requireJson, parse, shallow];
+}
+
+/** Levels of objects and arrays a request body may nest (the body itself is level 1). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The field (as `webhook.metadata.a`, at most three steps, `…` beyond) under which `value` nests
+ * deeper than MAX_JSON_DEPTH, or undefined. Iterative: the check itself must not recurse.
+ */
+function tooDeep(value: unknown): string | undefined {
+  const stack: Array<{ value: unknown; depth: number; path: string[] }> = [{ value, depth: 1, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, depth, path } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) return path.slice(0, 3).join('.').replaceAll('.[', '[') + (path.length > 3 ? '…' : '');
+    for (const [key, child] of Object.entries(v)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1, path: path.length > 3 ? path : [...path, Array.isArray(v) ? `[${key}]` : key] });
+    }
+  }
+  return undefined;
 }
