@@ -1,12 +1,12 @@
 /**
  * What every call of a declared route goes through once its caller is known, whether it came to
  * the route itself (api/app.ts) or through the dashboard's playground: the rate limit (before
- * validation: invalid requests count too), validation, the credits gate (billing), the handler,
+ * validation: invalid requests count too), validation, the credits gate (billing: a credit held while the handler runs), the handler,
  * and the activity log entry.
  */
 import type { BillingSettings } from '../core/billing-settings.js';
 import { logRequest } from './activity-log.js';
-import { requireCredits } from './billing/credits.js';
+import { holdCredit, releaseCredit } from './billing/credits.js';
 import { enforceRateLimit } from './middleware/rate-limit.js';
 import { validateInput } from './middleware/validate.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -32,8 +32,12 @@ export async function serveRoute(ctx: AppContext, route: RouteSpec, limiter: Rat
     const query = route.query ? validateInput('query', route.query, input.query) : undefined;
     const params = route.params ? validateInput('params', route.params, input.params) : undefined;
     const accountId = ctx.state.auth?.accountId;
-    if (route.billed && billing && accountId) await requireCredits(ctx.state.deps, billing, accountId);
-    await route.handler(ctx, { body, query, params } as never);
+    const hold = route.billed && billing && accountId ? await holdCredit(ctx.state.deps, billing, accountId) : undefined;
+    try {
+      await route.handler(ctx, { body, query, params } as never);
+    } finally {
+      if (hold) await releaseCredit(ctx.state.deps, hold);
+    }
   } catch (err) {
     logged(ctx, route, (err as { status?: number }).status ?? 500, started);
     throw err;

@@ -35,11 +35,14 @@ export async function ensureBillingRow(tx: Tx, accountId: string, freeCredits: n
     ON CONFLICT (account_id) DO NOTHING`;
 }
 
-/** Credits left for the crawl's account, with its row locked until the transaction ends; undefined when the account is not billed. */
+/** Credits left for the crawl's account (less those held), with its row locked until the transaction ends; undefined when the account is not billed. */
 export async function lockCrawlCredits(tx: Tx, crawlId: string, freeCredits: number): Promise<number | undefined> {
   const owner = await tx.$queryRaw<{ account_id: string }[]>`
     SELECT b.account_id FROM crawl c JOIN api_key k ON k.id = c.api_key_id JOIN account_billing b ON b.account_id = k.account_id
     WHERE c.id = ${crawlId} FOR UPDATE OF b`;
   if (!owner[0]) return undefined;
-  return refreshCredits(tx, owner[0].account_id, freeCredits);
+  const left = await refreshCredits(tx, owner[0].account_id, freeCredits);
+  // Credits held by requests in flight (api/billing/credits.ts) are not the crawl's to spend.
+  const held = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM credit_hold WHERE account_id = ${owner[0].account_id} AND expires_at > now()`;
+  return left === undefined ? undefined : left - (held[0]?.n ?? 0);
 }

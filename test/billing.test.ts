@@ -12,6 +12,7 @@ import { loadConfig } from '../core/config.js';
 import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
 import { POLAR_TOKEN, POLAR_WEBHOOK_SECRET, renewalOrder, startFakePolar, subscription, type FakePolar } from './fixtures/polar.js';
 import type { FixtureServer } from './fixtures/server.js';
+import { freePort } from '../scripts/infra/ready.js';
 import { startSite } from './fixtures/site.js';
 import { newAccount, signIn, type DashboardClient } from './helpers/dashboard.js';
 import { testEnv, TEST_PEPPER } from './helpers/env.js';
@@ -135,6 +136,24 @@ describe('billing on', () => {
     }
     // Reading what exists is not billed.
     expect((await stack.call('GET', `/v1/crawl/${randomUUID()}`, undefined, key)).status).toBe(404);
+  });
+
+  it('20 concurrent scrapes at 5 credits left: exactly 5 run, 15 get 402, and used never passes granted', async () => {
+    const { accountId, admin, key } = await team();
+    await hook('subscription.active', subscription({ id: `sub_${randomUUID()}`, accountId, productId: 'prod_basic', ...period(), modifiedAt: new Date() }));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => stack.call('POST', '/v1/scrape', { url: `${site.url}/article` }, key)));
+    const statuses = answers.map((a) => a.status);
+    expect([statuses.filter((s) => s === 200).length, statuses.filter((s) => s === 402).length]).toEqual([5, 15]);
+    expect(await billing(admin)).toMatchObject({ credits: { granted: 5, used: 5, left: 0 } });
+    expect(await stack.api.deps.prisma.creditHold.count({ where: { accountId } })).toBe(0);
+  });
+
+  it('a scrape that fails gives its held credit back', async () => {
+    const { accountId, admin, key } = await team();
+    const unreachable = await stack.call('POST', '/v1/scrape', { url: `http://127.0.0.1:${await freePort()}/nothing`, timeout: 5000 }, key);
+    expect([unreachable.status, unreachable.body.code]).toEqual([502, 'scrape_failed']);
+    expect(await billing(admin)).toMatchObject({ credits: { granted: FREE, used: 0, left: FREE } });
+    expect(await stack.api.deps.prisma.creditHold.count({ where: { accountId } })).toBe(0);
   });
 
   it('a map costs one credit', async () => {
