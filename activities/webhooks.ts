@@ -1,7 +1,8 @@
 /**
- * Delivers one webhook to one URL: builds the payload (loading the document by id), signs it and
- * POSTs it through the egress policy without following redirects. Non-2xx or a network error
- * throws, and the workflow's retry policy tries again later.
+ * Delivers one webhook to one URL: builds the payload (loading the document by id), signs it with
+ * the secret of the account whose key started the work (core/webhook-signature.ts) and POSTs it
+ * through the egress policy without following redirects. Non-2xx or a network error throws, and
+ * the workflow's retry policy tries again later.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -9,7 +10,7 @@ import { failureTypes, workflowIds, type WebhookDelivery } from '../core/contrac
 import { toPublicDocument } from '../core/document.js';
 import type { Format } from '../core/schemas/scrape.js';
 import { UnsafeUrlError } from '../core/url-safety.js';
-import { SIGNATURE_HEADER, signWebhook } from '../core/webhook-signature.js';
+import { accountWebhookSecret, SIGNATURE_HEADER, signWebhook } from '../core/webhook-signature.js';
 import { egressPolicyFrom } from '../egress/policy.js';
 import { safeFetch } from '../egress/safe-fetch.js';
 import type { ActivityDeps } from './index.js';
@@ -55,10 +56,25 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
     });
   }
 
+  /** The API key that started the delivery's work: the scrape's owner, the job's or the monitor's key. */
+  async function keyOf(delivery: WebhookDelivery): Promise<string | null | undefined> {
+    const kind = delivery.event.split('.')[0];
+    if (kind === 'scrape') return delivery.owner?.startsWith('key:') ? delivery.owner.slice(4) : undefined;
+    if (kind === 'monitor') return (await prisma.monitor.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
+    return (await prisma.crawl.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
+  }
+
+  /** The account's own secret; the server-wide one for work without a key (x402 payers). */
+  async function secretFor(delivery: WebhookDelivery): Promise<string> {
+    const keyId = await keyOf(delivery);
+    const key = keyId ? await prisma.apiKey.findUnique({ where: { id: keyId }, select: { account: { select: { id: true, webhookSecretVersion: true } } } }) : null;
+    return key ? accountWebhookSecret(config.WEBHOOK_SIGNING_SECRET, key.account.id, key.account.webhookSecretVersion) : config.WEBHOOK_SIGNING_SECRET;
+  }
+
   return {
     async deliverWebhook(delivery: WebhookDelivery): Promise<{ status: number }> {
       const url = delivery.urls[0]!;
-      const body = await payloadFor(delivery);
+      const [body, secret] = await Promise.all([payloadFor(delivery), secretFor(delivery)]);
       try {
         const { response } = await safeFetch(
           url,
@@ -72,7 +88,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
               'user-agent': config.SERVICE_USER_AGENT,
               'x-pagewright-event': delivery.event,
               'x-pagewright-delivery': delivery.deliveryId,
-              [SIGNATURE_HEADER]: signWebhook(config.WEBHOOK_SIGNING_SECRET, body),
+              [SIGNATURE_HEADER]: signWebhook(secret, body),
             },
             signal: AbortSignal.timeout(20_000),
           },

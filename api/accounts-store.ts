@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
-import type { PrismaClient, UserRole } from '../prisma/client.js';
+import { Prisma, type PrismaClient, type UserRole } from '../prisma/client.js';
 import { DEFAULT_ACCOUNT_ID } from './keys-store.js';
 
 export const PASSWORD_MIN_LENGTH = 10;
@@ -136,17 +136,21 @@ export async function revokeInvite(prisma: PrismaClient, accountId: string, id: 
 }
 
 /** Join the invite's account; the invite works once. */
+/**
+ * Accepting an invite uses it up, whatever follows: a link cannot be replayed to try address after
+ * address. An address that already has a user (in any account) gets an answer that names no
+ * account and no user; rate limits (sign-in's) bound how fast anyone can probe.
+ */
 export async function acceptInvite(prisma: PrismaClient, token: string, email: string, password: string): Promise<Member> {
   checkPassword400(password);
   const now = new Date();
-  const invite = await prisma.invite.findUnique({ where: { tokenHash: sha256(token) } });
-  if (!invite || invite.acceptedAt || invite.expiresAt <= now) throw new NotFoundError('This invite link is not valid: it was used, revoked or has expired. Ask for a new one.');
-  const { count } = await prisma.invite.updateMany({ where: { id: invite.id, acceptedAt: null }, data: { acceptedAt: now } });
-  if (count === 0) throw new NotFoundError('This invite link has just been used.');
+  const { count } = await prisma.invite.updateMany({ where: { tokenHash: sha256(token), acceptedAt: null, expiresAt: { gt: now } }, data: { acceptedAt: now } });
+  if (count === 0) throw new NotFoundError('This invite link is not valid: it was used, revoked or has expired. Ask for a new one.');
+  const invite = await prisma.invite.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
   try {
     return await createUser(prisma, { accountId: invite.accountId, email, password, role: invite.role as UserRole });
   } catch (err) {
-    await prisma.invite.update({ where: { id: invite.id }, data: { acceptedAt: null } });
-    throw err;
+    if (!(err instanceof ConflictError) && !(err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002')) throw err;
+    throw new ConflictError('This invite cannot be accepted with that e-mail address, and the link is now used up. Ask the admin for a new invite, and use another address.');
   }
 }

@@ -14,6 +14,7 @@ import { polarProvider } from './billing/polar.js';
 import { billingWebhook } from './billing/webhook.js';
 import { dashboard } from './dashboard/index.js';
 import { authenticate } from './middleware/auth.js';
+import { clientAddress, trustProxyOf } from './client-address.js';
 import { jsonBody } from './middleware/body.js';
 import { errorMiddleware } from './middleware/errors.js';
 import { precompile } from './middleware/validate.js';
@@ -73,9 +74,11 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   const reference = referenceRoute(() => (doc ??= buildOpenApi(all, deps.config.AUTH_URL, API_VERSION, settings, billing !== undefined)));
   const all = [...routes, reference];
 
+  const trust = trustProxyOf(deps.config.TRUST_PROXY);
   app.use(async (ctx, next) => {
     ctx.state.deps = deps;
     ctx.state.requestId = randomUUID();
+    ctx.state.clientIp = clientAddress(ctx.socket.remoteAddress ?? '', ctx.get('x-forwarded-for') || undefined, trust);
     ctx.set('X-Request-Id', ctx.state.requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
@@ -99,6 +102,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
       map: config.RATE_LIMIT_MAP_PER_MIN,
       monitor: config.RATE_LIMIT_MONITOR_PER_MIN,
       signIn: config.SIGN_IN_RATE_LIMIT_PER_MIN,
+      signInAccount: Math.max(1, Math.floor(config.SIGN_IN_RATE_LIMIT_PER_MIN / 2)),
     },
   });
   // The dashboard (its JSON endpoints and its files) answers everything under /dashboard, with its own CORS.

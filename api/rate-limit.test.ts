@@ -118,7 +118,7 @@ describe('RateLimiter fallback', () => {
   it('counts in memory when Redis hangs, after the timeout, and logs the switch once', async () => {
     const lines: string[] = [];
     const log = createLogger({ name: 't', write: (l) => lines.push(l) });
-    const limiter = new RateLimiter({ redis: hungRedis(), log, limits: { scrape: 2, crawl: 0, batchScrape: 0, crawlStatus: 1, cancel: 1, map: 1, monitor: 0, signIn: 0 }, redisTimeoutMs: 50 });
+    const limiter = new RateLimiter({ redis: hungRedis(), log, limits: { scrape: 2, crawl: 0, batchScrape: 0, crawlStatus: 1, cancel: 1, map: 1, monitor: 0, signIn: 0, signInAccount: 0 }, redisTimeoutMs: 50 });
     const started = Date.now();
     const decisions = [await limiter.check('scrape', 'key:a'), await limiter.check('scrape', 'key:a'), await limiter.check('scrape', 'key:a')];
     // One request waits for the timeout; the next ones skip Redis for a second.
@@ -130,7 +130,7 @@ describe('RateLimiter fallback', () => {
   });
 
   it('answers undefined (no limit, no headers) for a limit set to 0', async () => {
-    const limiter = new RateLimiter({ redis: hungRedis(), log: createLogger({ name: 't', write: () => undefined }), limits: { scrape: 1, crawl: 0, batchScrape: 0, crawlStatus: 1, cancel: 1, map: 1, monitor: 0, signIn: 0 } });
+    const limiter = new RateLimiter({ redis: hungRedis(), log: createLogger({ name: 't', write: () => undefined }), limits: { scrape: 1, crawl: 0, batchScrape: 0, crawlStatus: 1, cancel: 1, map: 1, monitor: 0, signIn: 0, signInAccount: 0 } });
     expect(await limiter.check('crawl', 'key:a')).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import type { ClientContext, Redis, Result } from 'ioredis';
 import type { Logger } from '../core/log.js';
 
-export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map' | 'monitor' | 'signIn';
+export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' | 'cancel' | 'map' | 'monitor' | 'signIn' | 'signInAccount';
 
 /** How each limit is named to callers (in the 429 message). */
 export const rateLimitLabels: Record<RateLimitName, string> = {
@@ -27,6 +27,7 @@ export const rateLimitLabels: Record<RateLimitName, string> = {
   map: 'POST /v1/map and /v2/map',
   monitor: '/v2/monitor',
   signIn: 'dashboard sign-in',
+  signInAccount: 'dashboard sign-in to one e-mail address',
 };
 
 const PERIOD_US = 60_000_000;

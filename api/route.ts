@@ -21,6 +21,8 @@ export interface AppState {
   /** Set on requests paid with x402 (api/x402/payment.ts). */
   payment?: Payment;
   requestId: string;
+  /** The client's address (api/client-address.ts, TRUST_PROXY). */
+  clientIp: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

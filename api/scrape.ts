@@ -52,18 +52,18 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest, owner: string
     if (err instanceof ApiError) recordFailure(deps, { scrapeId, url, status: err.status, code: err.code, message: err.message });
     throw err;
   }
-  if (options.webhookUrls?.length) await startWebhooks(deps, scrapeId, result.documentId, options);
+  if (options.webhookUrls?.length) await startWebhooks(deps, scrapeId, result.documentId, options, owner);
   return { success: true, ...(result.warning ? { warning: result.warning } : {}), data: result.data, scrape_id: scrapeId };
 }
 
 /** Deliveries are durable work of their own (retried, visible), started before the caller has the answer. */
-async function startWebhooks(deps: ApiDeps, scrapeId: string, documentId: string, options: PageOptions): Promise<void> {
+async function startWebhooks(deps: ApiDeps, scrapeId: string, documentId: string, options: PageOptions, owner: string): Promise<void> {
   try {
     await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
       deps.temporal.workflow.start<typeof deliverWebhooks>('deliverWebhooks', {
         taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
         workflowId: workflowIds.webhooks('scrape', scrapeId),
-        args: [{ event: 'scrape.completed', deliveryId: scrapeId, urls: options.webhookUrls!, subjectId: scrapeId, documentId, metadata: options.metadata }],
+        args: [{ event: 'scrape.completed', deliveryId: scrapeId, urls: options.webhookUrls!, subjectId: scrapeId, documentId, metadata: options.metadata, owner }],
       }),
     );
   } catch (err) {

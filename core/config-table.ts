@@ -65,6 +65,14 @@ export const settings = {
     requiredBy: ['api'],
     doc: 'Comma-separated origins allowed by CORS (`https://app.example.com,https://admin.example.com`).',
   },
+  TRUST_PROXY: {
+    schema: { type: 'string', pattern: '^(?:[1-9]|10|[0-9A-Fa-f:.]+/[0-9]{1,3}(?:[ ]*,[ ]*[0-9A-Fa-f:.]+/[0-9]{1,3})*)$' },
+    doc: 'Behind a reverse proxy: how to find the client\'s address for sign-in throttling. A hop count (`1` for one proxy that appends to `X-Forwarded-For`), or the proxies\' CIDRs (`10.0.0.0/8,fd00::/8`). Unset: the socket\'s peer, and `X-Forwarded-For` is ignored.',
+  },
+  DASHBOARD_ORIGINS: {
+    schema: { type: 'string', minLength: 1 },
+    doc: 'Comma-separated origins besides `AUTH_URL`\'s that may use the dashboard\'s API with the session cookie (a dashboard served from elsewhere). Separate from `CORS_ORIGIN`, which only opens the key-authenticated API to browsers.',
+  },
   API_KEY_PEPPER: {
     schema: { type: 'string', minLength: 16 },
     requiredBy: ['api', 'cli'],
@@ -179,9 +187,9 @@ export const settings = {
   LLM_MODEL: { schema: { type: 'string', minLength: 1 }, doc: 'Model name sent to LLM_BASE_URL.' },
   WEBHOOK_SIGNING_SECRET: {
     schema: { type: 'string', minLength: 16 },
-    requiredBy: ['worker'],
+    requiredBy: ['api', 'worker'],
     secret: true,
-    doc: 'Secret (16+ characters) for the HMAC-SHA256 `X-Pagewright-Signature` header on webhook deliveries.',
+    doc: 'Secret (16+ characters) behind the HMAC-SHA256 `X-Pagewright-Signature` header on webhook deliveries: each account signs with its own secret derived from it (admins see it on the dashboard\'s API keys page); work without an account (x402) is signed with it directly.',
   },
   CRAWL_TTL_SECONDS: { schema: { type: 'integer', minimum: 60 }, default: 86400, doc: 'Lifetime of crawl state and documents, in seconds.' },
   MONITOR_MIN_INTERVAL_SECONDS: { schema: { type: 'integer', minimum: 1 }, default: 60, doc: 'A monitor may not check more often than this (its schedule is refused with 400).' },
@@ -252,7 +260,7 @@ export const settings = {
   SIGN_IN_RATE_LIMIT_PER_MIN: {
     schema: { type: 'integer', minimum: 1, maximum: 1000 },
     default: 10,
-    doc: 'Dashboard sign-in attempts per minute per client address, and the same again per e-mail address (counted in Redis like the API limits).',
+    doc: 'Dashboard sign-in attempts per minute per client address; half as many (at least 1) per client address and e-mail address together, so guessing one account slows down sooner while its owner, from another address, is never locked out (counted in Redis like the API limits).',
   },
   ACTIVITY_RETENTION_DAYS: {
     schema: { type: 'integer', minimum: 1, maximum: 3650 },

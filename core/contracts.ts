@@ -73,6 +73,8 @@ export interface WebhookDelivery {
   extra?: Record<string, unknown>;
   /** Sent with the delivery (the hosted API's webhook.headers); ours (signature, event, content type) win. */
   headers?: Record<string, string>;
+  /** A scrape's owner (`key:<id>` or `payer:<address>`), whose account's secret signs it; jobs and monitors are looked up by subjectId. */
+  owner?: string;
 }
 
 /**

@@ -1,6 +1,9 @@
 /**
  * Webhook signatures: `X-Pagewright-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
  * The timestamp inside the signed text lets receivers refuse replays of old deliveries.
+ *
+ * The secret is the job's account's own (`accountWebhookSecret`), so a delivery of one tenant never
+ * verifies for another; keys without an account use the server-wide WEBHOOK_SIGNING_SECRET.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -19,4 +22,12 @@ export function verifyWebhook(secret: string, body: string, header: string, tole
   const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'));
   const given = Buffer.from(parts.v1);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * An account's signing secret: derived from the server-wide secret, the account id and the
+ * account's secret version (rotating bumps it), so no secret is stored and every account's differs.
+ */
+export function accountWebhookSecret(serverSecret: string, accountId: string, version: number): string {
+  return `whsec_${createHmac('sha256', serverSecret).update(`account-webhook\n${accountId}\n${version}`).digest('base64url')}`;
 }

@@ -6,7 +6,7 @@ import { SIGNATURE_HEADER, verifyWebhook } from '../core/webhook-signature.js';
 import { ensureExpirySchedule } from '../worker.js';
 import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
 import { startReceiver, waitFor, type Receiver } from './fixtures/receiver.js';
-import { TEST_WEBHOOK_SECRET } from './helpers/env.js';
+import { DEFAULT_ACCOUNT_WEBHOOK_SECRET } from './helpers/env.js';
 import { allDocuments, crawlToEnd, startCrawl, waitForCrawl } from './helpers/crawl.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
@@ -35,7 +35,7 @@ describe('crawl webhooks', () => {
       const mine = receiver.accepted().filter((h) => payload(h).crawlId === id);
       expect(mine.map((h) => h.headers['x-pagewright-event']).sort()).toEqual(['crawl.completed', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.started']);
       for (const h of mine) {
-        expect(verifyWebhook(TEST_WEBHOOK_SECRET, h.body, String(h.headers[SIGNATURE_HEADER]))).toBe(true);
+        expect(verifyWebhook(DEFAULT_ACCOUNT_WEBHOOK_SECRET, h.body, String(h.headers[SIGNATURE_HEADER]))).toBe(true);
         expect(payload(h).metadata).toEqual({ team: 'growth' });
       }
       // Every accepted delivery was refused once first: twice as many attempts as deliveries.

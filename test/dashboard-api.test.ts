@@ -20,7 +20,7 @@ let admin: DashboardClient;
 let adminEmail: string;
 
 beforeAll(async () => {
-  [stack, site] = await Promise.all([startTestStack({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233' }), startSite()]);
+  [stack, site] = await Promise.all([startTestStack({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', DASHBOARD_ORIGINS: 'http://dashboard.example' }), startSite()]);
   ({ email: adminEmail } = await newAccount(stack.api.deps.prisma));
   admin = await signIn(stack.api.url, adminEmail);
 });
@@ -164,10 +164,15 @@ describe('CSRF and origins', () => {
     expect(await stack.api.deps.prisma.apiKey.count({ where: { name: { in: ['no token', 'crossed'] } } })).toBe(0);
   });
 
-  it('refuses an Origin that is neither AUTH_URL nor in CORS_ORIGIN, and a form-encoded post', async () => {
+  it('refuses an Origin that is neither AUTH_URL nor in DASHBOARD_ORIGINS (one in CORS_ORIGIN included), and a form-encoded post', async () => {
     const evil = await admin.call('POST', '/keys', { name: 'evil' }, { origin: 'https://evil.example' });
     expect(evil.status).toBe(403);
     expect(evil.body).toMatchObject({ code: 'origin_not_allowed' });
+    // CORS_ORIGIN lets a browser page call the API with a key; it does not act as the signed-in user.
+    const apiOrigin = await admin.call('POST', '/keys', { name: 'evil' }, { origin: 'http://allowed.example' });
+    expect([apiOrigin.status, apiOrigin.body.code]).toEqual([403, 'origin_not_allowed']);
+    const dashboardOrigin = await admin.call('POST', '/sign-out', {}, { origin: 'http://dashboard.example', csrf: false });
+    expect([dashboardOrigin.status, dashboardOrigin.body.code]).toEqual([403, 'csrf_failed']); // past the origin check
     const form = await fetch(`${stack.api.url}/dashboard/api/keys`, { method: 'POST', headers: { cookie: admin.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, body: 'name=form' });
     expect(form.status).toBe(403);
     // Without an Origin (no browser would omit it): still refused, as only JSON bodies are read.
@@ -176,13 +181,17 @@ describe('CSRF and origins', () => {
     expect(await stack.api.deps.prisma.apiKey.count({ where: { name: { in: ['evil', 'form'] } } })).toBe(0);
   });
 
-  it('shares credentials with the origins in CORS_ORIGIN only', async () => {
-    const allowed = await fetch(`${stack.api.url}/dashboard/api/session`, { method: 'OPTIONS', headers: { origin: 'http://allowed.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' } });
-    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://allowed.example');
+  it('shares credentials with the origins in DASHBOARD_ORIGINS only, not with those in CORS_ORIGIN', async () => {
+    const preflight = (origin: string) => fetch(`${stack.api.url}/dashboard/api/session`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' } });
+    const allowed = await preflight('http://dashboard.example');
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://dashboard.example');
     expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/X-CSRF-Token/i);
-    const other = await fetch(`${stack.api.url}/dashboard/api/session`, { headers: { origin: 'https://evil.example', cookie: admin.cookie } });
-    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight('http://allowed.example')).headers.get('access-control-allow-origin')).toBeNull();
+    for (const origin of ['https://evil.example', 'http://allowed.example']) {
+      const read = await fetch(`${stack.api.url}/dashboard/api/session`, { headers: { origin, cookie: admin.cookie } });
+      expect([origin, read.headers.get('access-control-allow-origin')]).toEqual([origin, null]);
+    }
   });
 });
 
@@ -333,6 +342,18 @@ describe('team', () => {
     expect(promoted.body.member).toMatchObject({ email, role: 'admin' });
   });
 
+  it("an invite used with an address that already has a user names no account, and is used up all the same", async () => {
+    const elsewhere = await newAccount(stack.api.deps.prisma);
+    const invite = await admin.call('POST', '/team/invites', { role: 'member' });
+    const token = /\/dashboard\/invite\/([A-Za-z0-9_-]+)$/.exec(invite.body.url as string)![1]!;
+    const taken = await request(stack.api.url, 'POST', '/invites/accept', { body: { token, email: elsewhere.email, password: TEST_PASSWORD } });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({ success: false, code: 'conflict', error: 'This invite cannot be accepted with that e-mail address, and the link is now used up. Ask the admin for a new invite, and use another address.' });
+    const retried = await request(stack.api.url, 'POST', '/invites/accept', { body: { token, email: `fresh-${randomUUID().slice(0, 8)}@example.test`, password: TEST_PASSWORD } });
+    expect(retried.status).toBe(404);
+    expect(await stack.api.deps.prisma.user.count({ where: { email: elsewhere.email } })).toBe(1);
+  });
+
   it('keeps at least one admin', async () => {
     const { email } = await newAccount(stack.api.deps.prisma);
     const solo = await signIn(stack.api.url, email);
@@ -346,28 +367,47 @@ describe('sign-in rate limit', () => {
   /** A source address of its own (loopback is 127/8), so per-address counts are this test's alone. */
   const fromAddress = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
 
-  it('refuses attempts past SIGN_IN_RATE_LIMIT_PER_MIN per e-mail address and per client address, right password or not', async () => {
-    const limited = await startTestApi({ env: { SIGN_IN_RATE_LIMIT_PER_MIN: '3' } });
-    const [a, b, c] = [fromAddress(), fromAddress(), fromAddress()];
+  it('slows guesses per client address, and sooner per address and e-mail, without locking the owner out from elsewhere', async () => {
+    const limited = await startTestApi({ env: { SIGN_IN_RATE_LIMIT_PER_MIN: '4' } });
+    const [a, b] = [fromAddress(), fromAddress()];
     try {
       const { email } = await newAccount(stack.api.deps.prisma);
       const attempt = async (from: string, who: string, password = 'wrong password') => request(limited.url, 'POST', '/sign-in', { body: { email: who, password }, localAddress: from });
-      const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await attempt(a, email)).status);
-      expect(statuses).toEqual([401, 401, 401]);
-      // The e-mail has had its three: refused from a fresh address, even with the right password.
-      const byEmail = await attempt(b, email, TEST_PASSWORD);
-      expect(byEmail.status).toBe(429);
-      expect(byEmail.body).toMatchObject({ code: 'rate_limited', error: expect.stringContaining('per e-mail address') });
-      expect(Number(byEmail.headers.get('retry-after'))).toBeGreaterThan(0);
-      // The first address has had its three: refused for another e-mail too.
-      const byAddress = await attempt(a, `other-${email}`);
+      // Half of 4 for one address and one e-mail: the third guess is refused.
+      expect([(await attempt(a, email)).status, (await attempt(a, email)).status]).toEqual([401, 401]);
+      const byPair = await attempt(a, email, TEST_PASSWORD);
+      expect(byPair.status).toBe(429);
+      expect(byPair.body).toMatchObject({ code: 'rate_limited', error: expect.stringContaining('per client address and e-mail address') });
+      expect(Number(byPair.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The owner, from another address, signs in at once.
+      expect((await attempt(b, email, TEST_PASSWORD)).status).toBe(200);
+      // The guessing address has had its four: refused for any other e-mail too.
+      expect((await attempt(a, `other-${email}`)).status).toBe(401);
+      const byAddress = await attempt(a, `third-${email}`);
       expect(byAddress.status).toBe(429);
       expect(byAddress.body.error).toEqual(expect.stringContaining('per client address'));
-      // A fresh address and a fresh e-mail are still served.
-      expect((await attempt(c, `third-${email}`)).status).toBe(401);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('reads the client address from X-Forwarded-For only with TRUST_PROXY', async () => {
+    const [trusting, plain] = await Promise.all([
+      startTestApi({ env: { SIGN_IN_RATE_LIMIT_PER_MIN: '2', TRUST_PROXY: '1' } }),
+      startTestApi({ env: { SIGN_IN_RATE_LIMIT_PER_MIN: '2' } }),
+    ]);
+    try {
+      const from = fromAddress();
+      const attempt = (api: TestApi, forwardedFor: string) => request(api.url, 'POST', '/sign-in', { body: { email: `nobody-${randomUUID()}@example.test`, password: 'x' }, localAddress: from, forwardedFor });
+      // Behind one proxy: three clients, three buckets, all served.
+      const clients = [fromAddress(), fromAddress(), fromAddress()].map((address) => address.replace(/^127\./, '198.'));
+      expect(await Promise.all(clients.map(async (c) => (await attempt(trusting, c)).status))).toEqual([401, 401, 401]);
+      // Without TRUST_PROXY the header is anyone's to write: one socket address, one bucket.
+      const statuses = [];
+      for (const c of clients) statuses.push((await attempt(plain, c)).status);
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await Promise.all([trusting.close(), plain.close()]);
     }
   });
 });

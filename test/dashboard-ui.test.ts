@@ -13,6 +13,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DIST_DIR } from '../api/dashboard/static.js';
+import { accountWebhookSecret } from '../core/webhook-signature.js';
 import { freePort } from '../scripts/infra/ready.js';
 import { startHostileSite } from './fixtures/hostile-site.js';
 import { startIdp, type FakeIdp } from './fixtures/oidc.js';
@@ -20,6 +21,7 @@ import { POLAR_TOKEN, POLAR_WEBHOOK_SECRET, startFakePolar, subscription, type F
 import { startFixtureServer, type FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
 import { newAccount, TEST_PASSWORD } from './helpers/dashboard.js';
+import { TEST_WEBHOOK_SECRET } from './helpers/env.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
 const SHOTS = fileURLToPath(new URL('../test-results/dashboard/', import.meta.url));
@@ -176,6 +178,21 @@ describe('dashboard in a browser', () => {
     await expect.poll(() => row.textContent()).toContain('Revoked');
     const after = await stack.call('POST', '/v1/scrape', { url: `${site.url}/article` }, key);
     expect(after.status).toBe(401);
+  });
+
+  it("reveals the account's webhook signing secret and rotates it after a confirmation", async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    const section = page.getByRole('region', { name: 'Webhook signing secret' });
+    await section.getByText('Never rotated.').waitFor();
+    await section.getByRole('button', { name: 'Reveal secret' }).click();
+    const field = section.getByLabel('Webhook signing secret');
+    await expect.poll(() => field.inputValue()).toBe(accountWebhookSecret(TEST_WEBHOOK_SECRET, adminAccount, 1));
+    await section.getByRole('button', { name: 'Rotate secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the webhook signing secret?' });
+    await dialog.getByRole('button', { name: 'Rotate', exact: true }).click();
+    await expect.poll(() => field.inputValue()).toBe(accountWebhookSecret(TEST_WEBHOOK_SECRET, adminAccount, 2));
+    await section.getByText(/^Last rotated /).waitFor();
+    await checkPage(page, 'webhook-secret');
   });
 
   it('works from the keyboard: skip link, create a key with Enter, a confirmation that starts on Cancel and closes on Escape', async () => {

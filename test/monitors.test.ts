@@ -11,7 +11,7 @@ import { createKey } from '../api/keys-store.js';
 import { SIGNATURE_HEADER, verifyWebhook } from '../core/webhook-signature.js';
 import { startReceiver, type Receiver } from './fixtures/receiver.js';
 import { startFixtureServer, type FixtureServer } from './fixtures/server.js';
-import { TEST_PEPPER, TEST_WEBHOOK_SECRET } from './helpers/env.js';
+import { TEST_PEPPER, DEFAULT_ACCOUNT_WEBHOOK_SECRET } from './helpers/env.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
@@ -177,7 +177,7 @@ describe('a monitor of a crawl and a list of pages', () => {
     const completed = ours.find((d) => d.type === 'monitor.check.completed')!;
     expect(completed).toMatchObject({ monitorId: id, metadata: { team: 'docs' }, data: [{ status: 'completed', summary: { totalPages: 7, same: 2, changed: 2, new: 1, removed: 2, error: 0 } }] });
     const hit = receiver.accepted().find((h) => h.body.includes('monitor.check.completed') && h.body.includes(second.id))!;
-    expect(verifyWebhook(TEST_WEBHOOK_SECRET, hit.body, String(hit.headers[SIGNATURE_HEADER]))).toBe(true);
+    expect(verifyWebhook(DEFAULT_ACCOUNT_WEBHOOK_SECRET, hit.body, String(hit.headers[SIGNATURE_HEADER]))).toBe(true);
     expect(hit.headers['x-pagewright-event']).toBe('monitor.check.completed');
   });
 

@@ -24,13 +24,14 @@ import { registerOidc } from './routes/oidc.js';
 import { playgroundRoutes } from './routes/playground.js';
 import { teamRoutes } from './routes/team.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookSecretRoutes } from './routes/webhook-secret.js';
 import { securityHeaders, serveDashboard } from './static.js';
 
 export function dashboard(deps: ApiDeps, limiter: RateLimiter, billing?: Billing): Middleware<AppState> {
   const origins = dashboardOrigins(deps.config);
   const api = new Router<AppState>({ prefix: '/dashboard/api' });
   registerOidc(api);
-  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)], origins);
+  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...webhookSecretRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)], origins);
   const apiStack = compose<Parameters<Middleware<AppState>>[0]>([
     cors({ origin: (ctx) => (origins.has(ctx.get('origin')) ? ctx.get('origin') : ''), credentials: true, allowHeaders: ['Content-Type', 'X-CSRF-Token'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }),
     ...jsonBody(deps.config.API_BODY_LIMIT_BYTES),

@@ -31,6 +31,13 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
+/** The account's webhook signing secret: `secret` only in the answers to reveal and rotate (admins). */
+export interface WebhookSecret {
+  version: number;
+  rotatedAt: string | null;
+  secret: string;
+}
+
 export interface CreatedKey {
   id: string;
   name: string;

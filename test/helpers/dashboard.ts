@@ -22,8 +22,9 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-export async function request(baseUrl: string, method: string, path: string, init: { body?: unknown; cookie?: string; csrf?: string; origin?: string; localAddress?: string } = {}): Promise<Answer> {
+export async function request(baseUrl: string, method: string, path: string, init: { body?: unknown; cookie?: string; csrf?: string; origin?: string; localAddress?: string; forwardedFor?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
+  if (init.forwardedFor) headers['x-forwarded-for'] = init.forwardedFor;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.cookie) headers.cookie = init.cookie;
   if (init.csrf) headers['x-csrf-token'] = init.csrf;

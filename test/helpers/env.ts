@@ -1,9 +1,13 @@
 /** Settings for processes started by tests: the global test infrastructure plus throwaway secrets. */
 import { inject } from 'vitest';
+import { DEFAULT_ACCOUNT_ID } from '../../api/keys-store.js';
 import { loadConfig } from '../../core/config.js';
+import { accountWebhookSecret } from '../../core/webhook-signature.js';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdef';
 export const TEST_WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+/** What deliveries for keys of the `default` account (the test stacks' keys) are signed with. */
+export const DEFAULT_ACCOUNT_WEBHOOK_SECRET = accountWebhookSecret(TEST_WEBHOOK_SECRET, DEFAULT_ACCOUNT_ID, 1);
 
 export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {

@@ -33,11 +33,15 @@ export async function signedIn(ctx: AppContext, userId: string) {
   return sessionBody(ctx, session);
 }
 
+/**
+ * Per client address (TRUST_PROXY says which), and per client address and e-mail together at half
+ * the rate. Never per e-mail alone: anyone could then lock a known user out.
+ */
 async function limitSignIn(limiter: RateLimiter, ctx: AppContext, address: string): Promise<void> {
-  const limit = ctx.state.deps.config.SIGN_IN_RATE_LIMIT_PER_MIN;
-  for (const [subject, per] of [[`ip:${ctx.ip}`, 'client address'], [`email:${address}`, 'e-mail address']] as const) {
-    const decision = await limiter.check('signIn', subject);
-    if (decision && !decision.allowed) throw new RateLimitedError(rateLimitLabels.signIn, limit, decision.retryAfterSeconds, decision.resetSeconds, per);
+  const ip = ctx.state.clientIp;
+  for (const [name, subject, per] of [['signIn', `ip:${ip}`, 'client address'], ['signInAccount', `ip:${ip} email:${address}`, 'client address and e-mail address']] as const) {
+    const decision = await limiter.check(name, subject);
+    if (decision && !decision.allowed) throw new RateLimitedError(rateLimitLabels[name], decision.limit, decision.retryAfterSeconds, decision.resetSeconds, per);
   }
 }
 

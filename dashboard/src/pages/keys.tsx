@@ -1,4 +1,7 @@
-/** API keys: create one (its full value shown once), list them, revoke after confirmation. */
+/**
+ * API keys: create one (its full value shown once), list them, revoke after confirmation. Below
+ * them, the account's webhook signing secret: admins reveal it or rotate it.
+ */
 import { useId, useState } from 'preact/hooks';
 import { get, post, seg } from '../api';
 import { ErrorAlert, Loading } from '../components/alert';
@@ -8,7 +11,8 @@ import { DataTable } from '../components/data-table';
 import { TextField } from '../components/fields';
 import { PageTitle } from '../components/page-title';
 import { formatDate } from '../format';
-import type { ApiKey, CreatedKey } from '../types';
+import { useSession } from '../session';
+import type { ApiKey, CreatedKey, WebhookSecret } from '../types';
 import { useResource } from '../use-resource';
 import { useSubmit } from '../use-submit';
 
@@ -74,7 +78,52 @@ export function KeysPage() {
           </p>
         </ConfirmDialog>
       )}
+      <WebhookSecretSection />
     </>
+  );
+}
+
+/** The account's own webhook signing secret: what receivers verify `X-Pagewright-Signature` with. */
+function WebhookSecretSection() {
+  const headingId = useId();
+  const admin = useSession().user.role === 'admin';
+  const state = useResource((signal) => get<Omit<WebhookSecret, 'secret'>>('/webhook-secret', signal), []);
+  const [shown, setShown] = useState<WebhookSecret | null>(null);
+  const [rotating, setRotating] = useState(false);
+  const reveal = useSubmit(async () => setShown(await post<WebhookSecret>('/webhook-secret/reveal')));
+  const rotate = async () => {
+    setShown(await post<WebhookSecret>('/webhook-secret/rotate'));
+    state.reload();
+  };
+
+  return (
+    <section class="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Webhook signing secret</h2>
+      <p>
+        Webhook deliveries for this account's keys carry an <code>X-Pagewright-Signature</code> header made with this
+        account's own secret. Verify it in your receiver: deliveries that other accounts send to it will not match.
+      </p>
+      {state.data && <p>{state.data.rotatedAt ? `Last rotated ${formatDate(state.data.rotatedAt)}.` : 'Never rotated.'}</p>}
+      <ErrorAlert error={state.error ?? reveal.error} />
+      {admin ? (
+        <div class="actions">
+          <button type="button" aria-disabled={reveal.busy || undefined} onClick={(event) => void reveal.submit(event)}>
+            Reveal secret
+          </button>
+          <button type="button" class="danger" onClick={() => setRotating(true)}>
+            Rotate secret
+          </button>
+        </div>
+      ) : (
+        <p>Only admins can see or rotate it.</p>
+      )}
+      {shown && <CopyField label="Webhook signing secret" value={shown.secret} />}
+      {rotating && (
+        <ConfirmDialog title="Rotate the webhook signing secret?" confirmLabel="Rotate" onConfirm={rotate} onClose={() => setRotating(false)}>
+          <p>Deliveries are signed with a new secret from now on. Receivers still checking the old one will refuse them until you update them.</p>
+        </ConfirmDialog>
+      )}
+    </section>
   );
 }
 
