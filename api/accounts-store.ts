@@ -109,10 +109,20 @@ export async function setRole(prisma: PrismaClient, accountId: string, userId: s
   return (await prisma.user.update({ where: { id: userId }, data: { role }, select: memberFields })) as Member;
 }
 
+/** Removes the user, and remembers them so that OpenID Connect does not let them back in (until re-invited). */
 export async function removeMember(prisma: PrismaClient, accountId: string, userId: string): Promise<void> {
   const member = await memberOf(prisma, accountId, userId);
   if (member.role === 'admin') await keepAnAdmin(prisma, accountId, userId);
-  await prisma.user.delete({ where: { id: userId } });
+  const { email, oidcSubject } = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, oidcSubject: true } });
+  await prisma.$transaction([
+    prisma.removedMember.create({ data: { id: randomUUID(), accountId, email, oidcSubject } }),
+    prisma.user.delete({ where: { id: userId } }),
+  ]);
+}
+
+/** Whether the person was removed from an account and not invited back since. */
+export async function wasRemoved(prisma: PrismaClient, email: string, oidcSubject: string): Promise<boolean> {
+  return (await prisma.removedMember.count({ where: { OR: [{ email }, { oidcSubject }] } })) > 0;
 }
 
 export async function createInvite(prisma: PrismaClient, accountId: string, role: UserRole, createdBy: string, ttlHours: number): Promise<{ id: string; token: string }> {
@@ -148,7 +158,10 @@ export async function acceptInvite(prisma: PrismaClient, token: string, email: s
   if (count === 0) throw new NotFoundError('This invite link is not valid: it was used, revoked or has expired. Ask for a new one.');
   const invite = await prisma.invite.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
   try {
-    return await createUser(prisma, { accountId: invite.accountId, email, password, role: invite.role as UserRole });
+    const member = await createUser(prisma, { accountId: invite.accountId, email, password, role: invite.role as UserRole });
+    // Invited back: a removal no longer keeps them out.
+    await prisma.removedMember.deleteMany({ where: { email: member.email } });
+    return member;
   } catch (err) {
     if (!(err instanceof ConflictError) && !(err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002')) throw err;
     throw new ConflictError('This invite cannot be accepted with that e-mail address, and the link is now used up. Ask the admin for a new invite, and use another address.');

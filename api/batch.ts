@@ -12,6 +12,7 @@ import { batchFrontier } from '../core/batch-urls.js';
 import { safetyOptionsFrom } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
 import { jobUrl, startJob, type ApiVersion, type Caller, type LinkStyle } from './jobs.js';
+import { webhookUrlProblems } from './webhook-urls.js';
 
 export interface BatchStarted {
   success: true;
@@ -22,7 +23,7 @@ export interface BatchStarted {
 }
 
 export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOptions, caller: Caller, style: LinkStyle, version: ApiVersion = 'v1'): Promise<BatchStarted> {
-  const details: ErrorDetail[] = pageOptionProblems(options, options.timeout);
+  const details: ErrorDetail[] = [...pageOptionProblems(options, options.timeout), ...webhookUrlProblems(options, safetyOptionsFrom(deps.config))];
   const { urls, invalid } = batchFrontier(options.urls, safetyOptionsFrom(deps.config));
   if (!options.ignoreInvalidURLs) details.push(...invalid.map((u) => ({ field: `urls[${u.index}]`, message: u.message })));
   if (urls.length === 0 && details.length === 0) details.push({ field: 'urls', message: 'has no valid URL to scrape' });

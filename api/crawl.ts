@@ -4,19 +4,20 @@ import { webhooksOf } from '../core/crawl-contracts.js';
 import { UrlNotAllowedError, ValidationError } from '../core/errors.js';
 import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
-import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import { checkUrlSyntax, type SafetyOptions, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
 import { startJob, type Caller } from './jobs.js';
 import { patternProblems } from './patterns.js';
+import { webhookUrlProblems } from './webhook-urls.js';
 
-function checkOptions(options: CrawlOptions): void {
-  const details = patternProblems(options, options.regexOnFullURL);
+function checkOptions(options: CrawlOptions, safety: SafetyOptions): void {
+  const details = [...patternProblems(options, options.regexOnFullURL), ...webhookUrlProblems(options, safety)];
   details.push(...pageOptionProblems(options.scrapeOptions, options.scrapeOptions.timeout).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
   if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
 }
 
 export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: Caller): Promise<{ success: true; id: string; url: string }> {
-  checkOptions(options);
+  checkOptions(options, safetyOptionsFrom(deps.config));
   let seed: URL;
   try {
     seed = checkUrlSyntax(options.url, safetyOptionsFrom(deps.config));

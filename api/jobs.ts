@@ -34,10 +34,15 @@ const kinds = {
 /** How `next` links are written (README "Paging"): a path, or an absolute URL on AUTH_URL for the official SDKs. */
 export type LinkStyle = 'relative' | 'absolute';
 
-/** The official SDKs fetch `next` as a URL (axios, requests, aiohttp): they get an absolute one. */
+/** The official SDKs, by the HTTP clients they send with (axios, requests, aiohttp). */
+export function isOfficialSdk(userAgent: string): boolean {
+  return /^(axios\/|python-requests\/)|\baiohttp\//.test(userAgent);
+}
+
+/** The official SDKs fetch `next` as a URL: they get an absolute one. */
 export function linkStyleFor(userAgent: string, setting: 'auto' | LinkStyle): LinkStyle {
   if (setting !== 'auto') return setting;
-  return /^(axios\/|python-requests\/)|\baiohttp\//.test(userAgent) ? 'absolute' : 'relative';
+  return isOfficialSdk(userAgent) ? 'absolute' : 'relative';
 }
 
 /** Which API a request came through: its links stay on it. */

@@ -17,6 +17,7 @@ import type { ApiDeps } from './deps.js';
 import { checkView, monitorView, pageView } from './monitor-views.js';
 import { createSchedule, deleteSchedule, startCheck, updateSchedule } from './monitor-schedules.js';
 import { patternProblems } from './patterns.js';
+import { webhookUrlProblems } from './webhook-urls.js';
 
 function fail(details: ErrorDetail[]): never {
   throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
@@ -106,9 +107,13 @@ export async function createMonitor(deps: ApiDeps, apiKeyId: string, body: Creat
   const { targets, details: targetProblems } = checkTargets(deps, body.targets);
   details.push(...targetProblems);
   checkNotification(body.notification, details);
+  if (body.webhook) details.push(...webhookUrlProblems({ webhook: { url: body.webhook.url } }, safetyOptionsFrom(deps.config)));
   if (details.length) fail(details);
-  const count = await deps.prisma.monitor.count({ where: { apiKeyId } });
-  if (count >= deps.config.MONITORS_PER_API_KEY) throw new ApiError(409, 'limit_reached', `This API key has ${count} monitors, the most MONITORS_PER_API_KEY allows: delete one first.`);
+  // Per account: its members can make any number of keys.
+  const [{ count }] = await deps.prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM monitor m JOIN api_key k ON k.id = m.api_key_id
+    WHERE k.account_id = (SELECT account_id FROM api_key WHERE id = ${apiKeyId})`;
+  if (count >= deps.config.MONITORS_PER_ACCOUNT) throw new ApiError(409, 'limit_reached', `This account has ${count} monitors, the most MONITORS_PER_ACCOUNT allows: delete one first.`);
   const monitor = await deps.prisma.monitor.create({
     data: {
       id: randomUUID(),
@@ -152,6 +157,7 @@ export async function updateMonitor(deps: ApiDeps, apiKeyId: string, id: string,
   const targets = body.targets ? checkTargets(deps, body.targets) : undefined;
   if (targets) details.push(...targets.details);
   checkNotification(body.notification, details);
+  if (body.webhook) details.push(...webhookUrlProblems({ webhook: { url: body.webhook.url } }, safetyOptionsFrom(deps.config)));
   if (details.length) fail(details);
   const changes = {
     ...(body.name !== undefined ? { name: body.name } : {}),

@@ -12,6 +12,7 @@ import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js'
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
 import type { deliverWebhooks, failedScrape } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
+import { webhookUrlProblems } from './webhook-urls.js';
 import { START_DEADLINE_MS } from './run-workflow.js';
 
 export interface ScrapeRequest extends PageOptions {
@@ -27,7 +28,7 @@ export interface ScrapeResponse {
 }
 
 export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety: SafetyOptions): void {
-  const problems = pageOptionProblems(req, timeoutMs);
+  const problems = [...pageOptionProblems(req, timeoutMs), ...webhookUrlProblems({ webhookUrls: req.webhookUrls }, safety)];
   if (problems.length) throw new ValidationError(`Invalid request body: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
   try {
     checkUrlSyntax(req.url, safety);

@@ -193,7 +193,7 @@ export const settings = {
   },
   CRAWL_TTL_SECONDS: { schema: { type: 'integer', minimum: 60 }, default: 86400, doc: 'Lifetime of crawl state and documents, in seconds.' },
   MONITOR_MIN_INTERVAL_SECONDS: { schema: { type: 'integer', minimum: 1 }, default: 60, doc: 'A monitor may not check more often than this (its schedule is refused with 400).' },
-  MONITORS_PER_API_KEY: { schema: positiveInt, default: 50, doc: 'Monitors one API key may have.' },
+  MONITORS_PER_ACCOUNT: { schema: positiveInt, default: 50, doc: 'Monitors one account may have, over all its API keys.' },
   MONITOR_JITTER_SECONDS: { schema: { type: 'integer', minimum: 0, maximum: 3600 }, default: 0, doc: 'Each scheduled check starts up to this many seconds late, at random, so monitors on the same cron do not all start at once.' },
   MONITOR_CATCHUP_WINDOW_SECONDS: {
     schema: { type: 'integer', minimum: 10, maximum: 31536000 },
@@ -275,7 +275,11 @@ export const settings = {
   OIDC_CLIENT_ID: { schema: { type: 'string', minLength: 1 }, doc: 'OpenID Connect client id (needed with OIDC_ISSUER). Redirect URI to register: `<AUTH_URL>/dashboard/api/oidc/callback`.' },
   OIDC_CLIENT_SECRET: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'OpenID Connect client secret (needed with OIDC_ISSUER).' },
   OIDC_LABEL: { schema: { type: 'string', minLength: 1, maxLength: 60 }, default: 'single sign-on', doc: 'How the dashboard names the identity provider on its sign-in button.' },
-  OIDC_DEFAULT_ROLE: { schema: { enum: ['admin', 'member'] }, default: 'member', doc: 'Role of a person who signs in through OpenID Connect for the first time; they join the account `default`.' },
+  OIDC_DEFAULT_ROLE: { schema: { enum: ['admin', 'member'] }, default: 'member', doc: 'Role of a person who signs in through OpenID Connect for the first time; they join the account `default` when OIDC_ALLOWED_DOMAINS or OIDC_ALLOWED_GROUPS admits them.' },
+  OIDC_ALLOWED_DOMAINS: { schema: { type: 'string', minLength: 1 }, doc: 'Comma-separated e-mail domains (`example.com,example.org`) whose people, with an address the provider verified, may join through OpenID Connect without an invite. With neither this nor OIDC_ALLOWED_GROUPS, only people who already have a user (or an invite) get in.' },
+  OIDC_ALLOWED_GROUPS: { schema: { type: 'string', minLength: 1 }, doc: 'Comma-separated groups: a person whose OIDC_GROUPS_CLAIM lists one of them may join through OpenID Connect without an invite.' },
+  OIDC_GROUPS_CLAIM: { schema: { type: 'string', minLength: 1 }, default: 'groups', doc: 'The claim (in the ID token or UserInfo) that lists a person\'s groups, for OIDC_ALLOWED_GROUPS.' },
+  OIDC_SCOPE: { schema: { type: 'string', minLength: 1 }, default: 'openid email', doc: 'Scopes asked of the identity provider; add what it needs to send the groups claim (often `groups`).' },
   // Subscription billing (Polar; api/billing/). Off unless BILLING_ACCESS_TOKEN is set; cross-checks in core/billing-settings.ts.
   BILLING_ACCESS_TOKEN: {
     schema: { type: 'string', minLength: 1 },

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { removeMember } from '../api/accounts-store.js';
 import { DIST_DIR } from '../api/dashboard/static.js';
 import { accountWebhookSecret } from '../core/webhook-signature.js';
 import { freePort } from '../scripts/infra/ready.js';
@@ -123,7 +124,7 @@ beforeAll(async () => {
     BILLING_FREE_CREDITS: '1000',
   };
   [stack, site, hostile] = await Promise.all([
-    startTestStack({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_LABEL: 'Test IdP', ...billing }, { apiPort }),
+    startTestStack({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_LABEL: 'Test IdP', OIDC_ALLOWED_DOMAINS: 'idp.test', ...billing }, { apiPort }),
     startSite(),
     startHostileSite(),
   ]);
@@ -399,5 +400,34 @@ describe('dashboard in a browser', () => {
     const user = await stack.api.deps.prisma.user.findUniqueOrThrow({ where: { email: 'oidc-person@idp.test' } });
     expect(user).toMatchObject({ accountId: 'default', role: 'member', passwordHash: null, oidcSubject: `${idp.issuer} oidc-person` });
     await other.close();
+  });
+
+  it('lets in through OpenID Connect only the allowed domains, keeps removed members out, and words errors itself', async () => {
+    /** One sign-in at the provider in a fresh browser, back on our sign-in page: its alert. */
+    const refusal = async (login: string) => {
+      const context = await browser.newContext({ viewport: WIDE });
+      const { page: p } = await openPage(context);
+      await p.goto(`${stack.api.url}/dashboard/sign-in`);
+      await p.getByRole('link', { name: 'Sign in with Test IdP' }).click();
+      await p.locator('input[name="login"]').fill(login);
+      await p.locator('input[name="password"]').fill('anything');
+      await p.getByRole('button', { name: 'Sign-in' }).click();
+      await p.getByRole('button', { name: 'Continue' }).click();
+      await p.waitForURL((u) => u.pathname === '/dashboard/sign-in');
+      const alert = await p.getByRole('alert').textContent();
+      await context.close();
+      return alert;
+    };
+    expect(await refusal('someone@elsewhere.test')).toBe('Your identity provider account is not allowed to join here without an invite. Ask an admin for one.');
+    expect(await stack.api.deps.prisma.user.count({ where: { email: 'someone@elsewhere.test' } })).toBe(0);
+    const person = await stack.api.deps.prisma.user.findUniqueOrThrow({ where: { email: 'oidc-person@idp.test' } });
+    await removeMember(stack.api.deps.prisma, 'default', person.id);
+    expect(await refusal('oidc-person')).toBe('You were removed from this account. Only a new invite from an admin brings you back.');
+    // A link cannot put its own words on the page.
+    const context = await browser.newContext({ viewport: WIDE });
+    const { page: p } = await openPage(context);
+    await p.goto(`${stack.api.url}/dashboard/sign-in?error=${encodeURIComponent('Your account is locked: call +1 555 0100')}`);
+    await expect.poll(() => p.getByRole('alert').textContent()).toBe('Single sign-on did not complete. Try again.');
+    await context.close();
   });
 });

@@ -3,6 +3,7 @@
  * scrapes with change tracking, compared with the previous check. Real API, worker, Temporal dev
  * server and PostgreSQL against loopback sites the test rewrites between checks.
  */
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ beforeAll(async () => {
     }),
     startReceiver(),
   ]);
-  stack = await startTestStack({ MONITOR_MIN_INTERVAL_SECONDS: '5', MONITORS_PER_API_KEY: '4' });
+  stack = await startTestStack({ MONITOR_MIN_INTERVAL_SECONDS: '5', MONITORS_PER_ACCOUNT: '4' });
 });
 afterAll(async () => {
   await stack?.close();
@@ -339,17 +340,21 @@ describe('monitor requests that are refused', () => {
     expect((res.body.details as { field: string }[]).map((d) => d.field)).toEqual(['targets[0].urls[0]', 'targets[1].url']);
   });
 
-  it('more monitors than MONITORS_PER_API_KEY: 409', async () => {
-    const { key } = await createKey(stack.api.deps.prisma, 'monitor-many', TEST_PEPPER);
+  it("more monitors than MONITORS_PER_ACCOUNT, over all the account's keys: 409", async () => {
+    const { prisma } = stack.api.deps;
+    const account = await prisma.account.create({ data: { id: randomUUID(), name: 'monitor-many' } });
+    const [{ key }, { key: second }] = await Promise.all(['monitor-many', 'monitor-many-2'].map((name) => createKey(prisma, name, TEST_PEPPER, account.id)));
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const res = await stack.call('POST', '/v2/monitor', { name: `M${i}`, schedule: { text: 'weekly' }, targets: target() }, key);
       expect(res.status).toBe(200);
       ids.push((res.body.data as { id: string }).id);
     }
-    const fifth = await stack.call('POST', '/v2/monitor', { name: 'M4', schedule: { text: 'weekly' }, targets: target() }, key);
+    // Another key of the same account brings no more room.
+    const fifth = await stack.call('POST', '/v2/monitor', { name: 'M4', schedule: { text: 'weekly' }, targets: target() }, second);
     expect(fifth.status).toBe(409);
-    expect(fifth.body).toMatchObject({ success: false, code: 'limit_reached' });
+    expect(fifth.body).toMatchObject({ success: false, code: 'limit_reached', error: 'This account has 4 monitors, the most MONITORS_PER_ACCOUNT allows: delete one first.' });
     for (const id of ids) expect((await stack.call('DELETE', `/v2/monitor/${id}`, undefined, key)).status).toBe(200);
   });
+
 });

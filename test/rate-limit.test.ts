@@ -31,8 +31,10 @@ const statusOf = (api: TestApi, key: string) => call(api, key);
 /** Status and RateLimit-Remaining, the two things most assertions need. */
 const brief = (a: Answer) => [a.status, a.remaining];
 
-async function newKey(api: TestApi): Promise<{ key: string; id: string }> {
-  return createKey(api.deps.prisma, `rate-limit-${randomUUID()}`, TEST_PEPPER);
+/** A key of a new account of its own: limits count per account. */
+async function newKey(api: TestApi, accountId?: string): Promise<{ key: string; id: string; accountId: string }> {
+  const account = accountId ?? (await api.deps.prisma.account.create({ data: { id: randomUUID(), name: 'rate-limit' } })).id;
+  return { ...(await createKey(api.deps.prisma, `rate-limit-${randomUUID()}`, TEST_PEPPER, account)), accountId: account };
 }
 
 async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Promise<number> {
@@ -45,7 +47,7 @@ async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Pro
   }
 }
 
-const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors and GET /v2/crawl/active: 3 requests per minute per API key. Retry in 20 seconds.';
+const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors and GET /v2/crawl/active: 3 requests per minute per account. Retry in 20 seconds.';
 
 describe('rate limits on one Redis', () => {
   let api: TestApi;
@@ -83,7 +85,17 @@ describe('rate limits on one Redis', () => {
     expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset');
   });
 
-  it('counts each endpoint and each API key apart, and both cancel routes against one limit', async () => {
+  it('counts every key of an account against one limit: more keys buy no more requests', async () => {
+    const a = await newKey(api);
+    const sibling = await newKey(api, a.accountId);
+    expect(brief(await statusOf(api, a.key))).toEqual([404, '2']);
+    expect(brief(await statusOf(api, sibling.key))).toEqual([404, '1']);
+    expect(brief(await statusOf(api, a.key))).toEqual([404, '0']);
+    const refused = await statusOf(api, sibling.key);
+    expect([refused.status, refused.body.error]).toEqual([429, statusMessage]);
+  });
+
+  it('counts each endpoint and each account apart, and both cancel routes against one limit', async () => {
     const a = await newKey(api);
     const b = await newKey(api);
     for (let i = 0; i < 3; i++) await statusOf(api, a.key);
@@ -94,7 +106,7 @@ describe('rate limits on one Redis', () => {
     expect(brief(await call(api, a.key, 'DELETE', `/v1/crawl/${randomUUID()}/cancel`))).toEqual([404, '0']);
     const refused = await call(api, a.key, 'DELETE', `/v1/crawl/${randomUUID()}/cancel`);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toBe('Rate limit exceeded for DELETE /v1|v2/crawl/{id} (and /v1/…/cancel), DELETE /v1|v2/batch/scrape/{id}: 2 requests per minute per API key. Retry in 30 seconds.');
+    expect(refused.body.error).toBe('Rate limit exceeded for DELETE /v1|v2/crawl/{id} (and /v1/…/cancel), DELETE /v1|v2/batch/scrape/{id}: 2 requests per minute per account. Retry in 30 seconds.');
 
     const other = await statusOf(api, b.key);
     expect([other.status, other.limit, other.remaining]).toEqual([404, '3', '2']);
@@ -239,7 +251,7 @@ describe('rate limits while Redis is unreachable', () => {
     expect(brief(await statusOf(two, after.key))).toEqual([404, '1']);
     expect(brief(await statusOf(one, after.key))).toEqual([404, '0']);
     expect(brief(await statusOf(two, after.key))).toEqual([429, '0']);
-    const ttl = await one.deps.redis.pttl(`ratelimit:crawlStatus:key:${after.id}`);
+    const ttl = await one.deps.redis.pttl(`ratelimit:crawlStatus:account:${after.accountId}`);
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });

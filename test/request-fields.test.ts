@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServer } from './fixtures/dns-server.js';
 import { startFakeLlm, type FakeLlm } from './fixtures/llm.js';
 import { startFixtureServer, type FixtureServer } from './fixtures/server.js';
-import { crawlToEnd, pathsOf } from './helpers/crawl.js';
+import { crawlToEnd, pathsOf, waitForCrawl } from './helpers/crawl.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
 const page = (title: string, links: string[] = [], extra = '') =>
@@ -132,8 +132,14 @@ describe('crawl fields', () => {
     expect(pathsOf(whole.docs)).toEqual(['/about', '/docs/start']);
   });
 
-  it('scrapeOptions.timeout is each page’s budget', async () => {
-    const { id, status } = await crawlToEnd(stack, { url: `${site.url}/slow`, ignoreRobotsTxt: true, scrapeOptions: { timeout: 1000 } });
+  it('scrapeOptions.timeout is refused as the spec says, except from the official SDKs (the Python SDK always sends it), where it is each page’s budget', async () => {
+    const body = { url: `${site.url}/slow`, ignoreRobotsTxt: true, scrapeOptions: { timeout: 1000 } };
+    const refused = await stack.post('/v1/crawl', body);
+    expect([refused.status, refused.body.details]).toEqual([400, [{ field: 'scrapeOptions.timeout', message: "is not accepted inside crawl scrapeOptions: the pages of a crawl have the server's SCRAPE_TIMEOUT_MS" }]]);
+    const fromSdk = await fetch(`${stack.api.url}/v1/crawl`, { method: 'POST', headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json', 'user-agent': 'python-requests/2.32.3' }, body: JSON.stringify(body) });
+    expect(fromSdk.status).toBe(200);
+    const { id } = (await fromSdk.json()) as { id: string };
+    const status = await waitForCrawl(stack, id);
     expect(status).toMatchObject({ status: 'failed', failed: 1 });
     const errors = await stack.get(`/v1/crawl/${id}/errors`);
     expect((errors.body.errors as { code: string }[]).map((e) => e.code)).toEqual(['timeout']);

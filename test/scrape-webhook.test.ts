@@ -83,4 +83,22 @@ describe('scrape webhooks', () => {
     expect((await member.call('POST', '/webhook-secret/reveal', {})).status).toBe(403);
     expect((await member.call('POST', '/webhook-secret/rotate', {})).status).toBe(403);
   });
+
+  it('refuses a webhook URL the URL policy forbids when the job or monitor is created, naming the field', async () => {
+    const ok = `${receiver.url}/hook`;
+    const bad = 'http://receiver.example:25/hook'; // SMTP's port: never a webhook
+    const cases: [string, unknown, string][] = [
+      ['/v1/scrape', { url: `${site.url}/article`, webhookUrls: [ok, bad] }, 'webhookUrls[1]'],
+      ['/v1/crawl', { url: site.url, webhook: bad }, 'webhook'],
+      ['/v1/batch/scrape', { urls: [`${site.url}/article`], webhook: { url: bad } }, 'webhook.url'],
+      ['/v2/monitor', { name: 'm', schedule: { text: 'weekly' }, targets: [{ type: 'scrape', urls: [`${site.url}/article`] }], webhook: { url: bad } }, 'webhook.url'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await stack.post(path, body);
+      expect([path, res.status, (res.body.details as { field: string }[] | undefined)?.map((d) => d.field)]).toEqual([path, 400, [field]]);
+      expect((res.body.details as { message: string }[])[0]!.message).toMatch(/^is not a URL webhooks may be sent to: /);
+    }
+    expect(receiver.accepted().filter((h) => h.body.includes('receiver.example'))).toEqual([]);
+  });
 });
+

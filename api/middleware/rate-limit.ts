@@ -10,15 +10,19 @@ import { rateLimitLabels, type RateLimiter, type RateLimitName } from '../rate-l
 import type { AppContext, AuthState } from '../route.js';
 
 export interface RateLimitSubject {
-  /** Counter key part: `key:<api key id>`, or `payer:<address>` for a caller paying per request (x402). */
+  /** Counter key part: `account:<account id>` (all its keys share it), or `payer:<address>` for a caller paying per request (x402). */
   id: string;
   /** How the 429 message names the caller. */
   label: string;
 }
 
-/** Who a request is counted for: the API key, or the paying wallet (verified by the facilitator). */
+/**
+ * Who a request is counted for: the account of the API key (members can make any number of keys,
+ * so a per-key count would bound nothing), or the paying wallet (verified by the facilitator).
+ */
 export function rateLimitSubject(auth: AuthState): RateLimitSubject {
-  return auth.payer ? { id: `payer:${auth.payer}`, label: 'paying address' } : { id: `key:${auth.apiKeyId}`, label: 'API key' };
+  if (auth.payer) return { id: `payer:${auth.payer}`, label: 'paying address' };
+  return auth.accountId ? { id: `account:${auth.accountId}`, label: 'account' } : { id: `key:${auth.apiKeyId}`, label: 'API key' };
 }
 
 export async function enforceRateLimit(ctx: AppContext, limiter: RateLimiter, name: RateLimitName): Promise<void> {

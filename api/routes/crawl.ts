@@ -1,7 +1,8 @@
 /** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} (and …/cancel), GET|DELETE /v1/crawl/{id}/errors (spec: "Endpoints"). */
 import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema, jobErrorsSchema } from '../../core/schemas/crawl.js';
+import { ValidationError } from '../../core/errors.js';
 import { startCrawl } from '../crawl.js';
-import { cancelJob, jobErrors, jobStatus, linkStyleFor, type Caller } from '../jobs.js';
+import { cancelJob, isOfficialSdk, jobErrors, jobStatus, linkStyleFor, type Caller } from '../jobs.js';
 import { defineRoute, type AppContext } from '../route.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' } as const;
@@ -36,6 +37,12 @@ export const startCrawlRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached; nothing was started.', schema: errorRef },
   },
   async handler(ctx, { body }) {
+    // The spec refuses `timeout` inside crawl scrapeOptions; the official Python SDK always sends
+    // it, so the SDKs keep working (it is then each page's budget) and every other client gets the 400.
+    if (body.scrapeOptions.timeout !== undefined && !isOfficialSdk(ctx.get('user-agent'))) {
+      const message = 'is not accepted inside crawl scrapeOptions: the pages of a crawl have the server\'s SCRAPE_TIMEOUT_MS';
+      throw new ValidationError(`Invalid request body: scrapeOptions.timeout ${message}`, [{ field: 'scrapeOptions.timeout', message }]);
+    }
     ctx.body = await startCrawl(ctx.state.deps, body, caller(ctx));
   },
 });

@@ -25,7 +25,7 @@ export const createMonitorRoute = defineRoute({
   summary: 'Create a monitor',
   description: 'A recurring scrape or crawl of its targets, each check compared with the previous one. The answer’s `data` is the monitor.',
   body: createMonitorSchema,
-  responses: { 200: { description: 'The monitor.', schema: envelopeSchema(object) }, 409: { description: 'The API key has MONITORS_PER_API_KEY monitors already.', schema: errorRef } },
+  responses: { 200: { description: 'The monitor.', schema: envelopeSchema(object) }, 409: { description: 'The account has MONITORS_PER_ACCOUNT monitors already (over all its keys).', schema: errorRef } },
   async handler(ctx, { body }) {
     ctx.body = await createMonitor(ctx.state.deps, keyOf(ctx), body);
   },

@@ -11,7 +11,7 @@ import type { Router } from '@koa/router';
 import * as oidc from 'openid-client';
 import type { RequiredFor } from '../../../core/config.js';
 import { ApiError } from '../../../core/errors.js';
-import { normalEmail } from '../../accounts-store.js';
+import { normalEmail, wasRemoved } from '../../accounts-store.js';
 import { DEFAULT_ACCOUNT_ID } from '../../keys-store.js';
 import type { AppContext, AppState } from '../../route.js';
 import { secureCookies, signValue, startSession, unsign } from '../session.js';
@@ -54,7 +54,21 @@ function readFlow(ctx: AppContext): { state: string; nonce: string; verifier: st
   return flow.exp > Date.now() ? flow : undefined;
 }
 
-async function userFor(ctx: AppContext, issuer: string, claims: { sub: string; email?: unknown; email_verified?: unknown }): Promise<string> {
+/**
+ * Who may come in through OpenID Connect without an invite (a person with no user yet): an address
+ * the provider verified in OIDC_ALLOWED_DOMAINS, or a group of OIDC_GROUPS_CLAIM in
+ * OIDC_ALLOWED_GROUPS. With neither set, nobody: they need an invite.
+ */
+export function admitted(config: RequiredFor<'api'>, email: string, claims: Record<string, unknown>): boolean {
+  const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const domains = list(config.OIDC_ALLOWED_DOMAINS);
+  if (claims.email_verified === true && domains.includes(email.slice(email.lastIndexOf('@') + 1))) return true;
+  const groups = list(config.OIDC_ALLOWED_GROUPS);
+  const claimed = claims[config.OIDC_GROUPS_CLAIM];
+  return Array.isArray(claimed) && claimed.some((g) => typeof g === 'string' && groups.includes(g.toLowerCase()));
+}
+
+async function userFor(ctx: AppContext, issuer: string, claims: { sub: string; email?: unknown; email_verified?: unknown } & Record<string, unknown>): Promise<string> {
   const { prisma, config } = ctx.state.deps;
   const subject = `${issuer} ${claims.sub}`;
   const known = await prisma.user.findUnique({ where: { oidcSubject: subject }, select: { id: true } });
@@ -67,6 +81,8 @@ async function userFor(ctx: AppContext, issuer: string, claims: { sub: string; e
     await prisma.user.update({ where: { id: byEmail.id }, data: { oidcSubject: subject } });
     return byEmail.id;
   }
+  if (await wasRemoved(prisma, email, subject)) throw new ApiError(403, 'oidc_removed', `${email} was removed from the account: only an invite brings them back.`);
+  if (!admitted(config, email, claims)) throw new ApiError(403, 'oidc_not_allowed', `${email} is not in OIDC_ALLOWED_DOMAINS or OIDC_ALLOWED_GROUPS: an invite is needed.`);
   const created = await prisma.user.create({ data: { id: randomUUID(), accountId: DEFAULT_ACCOUNT_ID, email, role: config.OIDC_DEFAULT_ROLE, oidcSubject: subject }, select: { id: true } });
   return created.id;
 }
@@ -105,7 +121,7 @@ export function registerOidc(router: Router<AppState>): void {
     setFlowCookie(c, signValue(config.AUTH_SECRET, payload), FLOW_TTL_MS);
     const url = oidc.buildAuthorizationUrl(provider, {
       redirect_uri: redirectUri(config),
-      scope: 'openid email',
+      scope: config.OIDC_SCOPE,
       state: flow.state,
       nonce: flow.nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
@@ -120,10 +136,11 @@ export function registerOidc(router: Router<AppState>): void {
       await finishSignIn(c);
       ctx.redirect('/dashboard/keys');
     } catch (err) {
-      // A person in a browser: back to the sign-in page, which shows why (as text).
+      // A person in a browser: back to the sign-in page with the reason's code, which the page words
+      // itself (a link cannot put an attacker's words on it); the details are in the log.
       if (!(err instanceof ApiError)) throw err;
       c.state.deps.log.warn('OpenID Connect sign-in refused', { code: err.code, reason: err.message });
-      ctx.redirect(`/dashboard/sign-in?error=${encodeURIComponent(err.message)}`);
+      ctx.redirect(`/dashboard/sign-in?error=${encodeURIComponent(err.code)}`);
     }
   });
 }

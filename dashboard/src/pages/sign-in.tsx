@@ -12,8 +12,24 @@ interface Props {
   onSignedIn: (session: Session) => void;
 }
 
-/** Why a sign-in through the identity provider failed: the API sends the browser back with `?error=` (shown as text). */
-const providerError = () => new URLSearchParams(window.location.search).get('error');
+/**
+ * Why a sign-in through the identity provider failed: the API sends the browser back with
+ * `?error=<code>`, worded here. Any other text in the link is not shown: a link anyone can make
+ * must not put their words on this page.
+ */
+const PROVIDER_ERRORS: Record<string, string> = {
+  oidc_flow_expired: 'The sign-in took too long or started elsewhere: start again from the sign-in page.',
+  oidc_failed: 'The identity provider’s answer was refused. Try again; if it keeps failing, an admin can find the reason in the server log.',
+  oidc_no_email: 'The identity provider did not share your e-mail address: it must allow the “email” scope for this server.',
+  oidc_unverified_email: 'A user with your e-mail address exists, but the identity provider has not verified that address, so the two are not linked.',
+  oidc_removed: 'You were removed from this account. Only a new invite from an admin brings you back.',
+  oidc_not_allowed: 'Your identity provider account is not allowed to join here without an invite. Ask an admin for one.',
+  not_found: 'Single sign-on is not configured on this server.',
+};
+const providerError = () => {
+  const code = new URLSearchParams(window.location.search).get('error');
+  return code ? (PROVIDER_ERRORS[code] ?? 'Single sign-on did not complete. Try again.') : null;
+};
 
 export function SignInPage({ info, onSignedIn }: Props) {
   const fromProvider = providerError();
