@@ -263,6 +263,16 @@ describe('POST /v1/scrape: request rules', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('bounds free-form fields and compiles extraction schemas before accepting them, naming the field', async () => {
+    const big = await scrape({ url: `${site.url}/article`, metadata: { note: 'x'.repeat(17_000) } });
+    expect([big.status, big.body.details]).toEqual([400, [{ field: 'metadata', message: 'is over 16384 characters of JSON' }]]);
+    const deep = await scrape({ url: `${site.url}/article`, metadata: JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) });
+    expect([deep.status, (deep.body.details as { field: string }[])[0]!.field]).toEqual([400, 'metadata.a.a…']);
+    const schema = await scrape({ url: `${site.url}/article`, formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { a: { type: 'nope' } } } } });
+    expect(schema.status).toBe(400);
+    expect(schema.body.details).toEqual([{ field: 'jsonOptions.schema', message: expect.stringMatching(/^is not a JSON Schema this server can use: schema is invalid/) }]);
+  });
+
   it('rejects a waitFor that leaves no room in the timeout', async () => {
     const res = await scrape({ url: `${site.url}/article`, timeout: 4000, waitFor: 3000 });
     expect(res.status).toBe(400);

@@ -5,8 +5,8 @@
  * talks to an LLM, and the one outbound call the URL safety policy does not cover: the operator
  * chose this endpoint.
  */
-import { Ajv } from 'ajv';
 import { request } from 'undici';
+import { compileExtractionSchema, schemaErrorsText } from '../../core/llm-schema.js';
 
 export interface LlmSettings {
   baseUrl: string;
@@ -37,7 +37,6 @@ const DEFAULT_SYSTEM_PROMPT =
   'You extract structured data from web pages. Answer with one JSON object only, no prose and no code fences. ' +
   'Use only facts present in the page; use null where the page does not say.';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
 
 interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -74,7 +73,7 @@ function parseJson(content: string): unknown {
 }
 
 export async function extractWithLlm(settings: LlmSettings, req: ExtractRequest): Promise<unknown> {
-  const validate = req.schema ? ajv.compile(req.schema) : undefined;
+  const validate = req.schema ? compileExtractionSchema(req.schema) : undefined;
   const page = req.markdown.length > MAX_PAGE_CHARS ? req.markdown.slice(0, MAX_PAGE_CHARS) : req.markdown;
   const instructions = [
     req.schema ? `Return JSON matching this JSON Schema:\n${JSON.stringify(req.schema)}` : 'Return the relevant data as a JSON object.',
@@ -96,7 +95,7 @@ export async function extractWithLlm(settings: LlmSettings, req: ExtractRequest)
     }
     if (value !== undefined) {
       if (!validate || validate(value)) return value;
-      problem = ajv.errorsText(validate.errors, { dataVar: 'answer' });
+      problem = schemaErrorsText(validate);
     }
     messages.push({ role: 'assistant', content }, { role: 'user', content: `That answer is invalid: ${problem}. Reply with corrected JSON only.` });
   }

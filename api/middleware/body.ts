@@ -3,7 +3,7 @@
  * with another content type gets 415 instead of being silently ignored. A body nested deeper than
  * MAX_JSON_DEPTH is a 400 naming the field where it goes too deep: free-form fields (metadata,
  * webhook metadata, headers, schemas) would otherwise carry 100,000 levels under the size limit to
- * code that recurses.
+ * code that recurses. Free-form fields also have a size of their own (FREE_FORM_LIMITS).
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
@@ -35,9 +35,34 @@ export function jsonBody(limitBytes: number): Middleware<AppState>[] {
       const message = `nests deeper than ${MAX_JSON_DEPTH} levels`;
       throw new ValidationError(`Invalid request body: ${field} ${message}`, [{ field, message }]);
     }
+    const details = oversized(ctx.request.body);
+    if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
     await next();
   };
   return [requireJson, parse, shallow];
+}
+
+/**
+ * Free-form fields, wherever they sit, and the most JSON text each may hold: metadata is echoed on
+ * every webhook delivery and travels in workflow inputs; a schema is compiled.
+ */
+export const FREE_FORM_LIMITS: Record<string, number> = { metadata: 16_384, webhookMetadata: 16_384, schema: 65_536 };
+
+/** Free-form fields over their limit, by path (after the depth check, so stringify is safe). */
+function oversized(body: unknown): { field: string; message: string }[] {
+  const found: { field: string; message: string }[] = [];
+  const stack: Array<{ value: unknown; path: string }> = [{ value: body, path: '' }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, child] of Object.entries(value)) {
+      const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      const limit = Array.isArray(value) ? undefined : FREE_FORM_LIMITS[key];
+      if (limit === undefined) stack.push({ value: child, path: at });
+      else if (JSON.stringify(child ?? null).length > limit) found.push({ field: at, message: `is over ${limit} characters of JSON` });
+    }
+  }
+  return found;
 }
 
 /** Levels of objects and arrays a request body may nest (the body itself is level 1). */

@@ -5,6 +5,7 @@
  * batch scrapes reuse it.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { extractionSchemaProblem } from '../llm-schema.js';
 
 /**
  * `json` (with jsonOptions) and `extract` (with extract) are the hosted v1 API's extraction formats;
@@ -168,6 +169,10 @@ export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitF
   const tracking = options.formats.includes('changeTracking');
   if (tracking && !options.formats.includes('markdown')) problems.push({ field: 'formats', message: 'changeTracking needs markdown in formats as well (it compares the markdown)' });
   if (options.changeTrackingOptions && !tracking) problems.push({ field: 'changeTrackingOptions', message: 'needs "changeTracking" in formats' });
+  for (const [field, schema] of [['extract.schema', options.extract?.schema], ['jsonOptions.schema', options.jsonOptions?.schema], ['changeTrackingOptions.schema', options.changeTrackingOptions?.schema]] as const) {
+    const problem = schema ? extractionSchemaProblem(schema as Record<string, unknown>) : undefined;
+    if (problem) problems.push({ field, message: problem });
+  }
   if (timeout !== undefined && options.waitFor > timeout / 2) {
     problems.push({ field: 'waitFor', message: `must be at most half of timeout (${timeout} ms), so the page has time to load: at most ${Math.floor(timeout / 2)}` });
   }
