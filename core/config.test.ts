@@ -12,6 +12,7 @@ const valid = {
   AUTH_URL: 'https://api.example.com',
   CORS_ORIGIN: 'https://app.example.com',
   API_KEY_PEPPER: 'p'.repeat(16),
+  WEBHOOK_SIGNING_SECRET: 'w'.repeat(16),
 };
 
 function problems(role: 'api' | 'worker' | 'cli', env: Record<string, string | undefined>): string[] {

@@ -11,6 +11,7 @@ const base = {
   AUTH_URL: 'http://127.0.0.1:3000',
   CORS_ORIGIN: 'http://127.0.0.1:3000',
   API_KEY_PEPPER: 'p'.repeat(16),
+  WEBHOOK_SIGNING_SECRET: 'w'.repeat(16),
 };
 const payTo = '0x52908400098527886E0F7030069857D2E4169EE7';
 const prodFacilitator = 'https://facilitator.example.com/x402';

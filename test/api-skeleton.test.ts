@@ -134,6 +134,12 @@ describe('request validation', () => {
     expect(((await allowed.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['meta']);
   });
 
+  it('refuses a NUL character anywhere in the input with 400 naming the field (PostgreSQL cannot store it)', async () => {
+    const res = await post(JSON.stringify({ url: 'x', formats: ['markdown', 'a\u0000b'] }));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { details: unknown[] }).details).toEqual([{ field: 'formats[1]', message: 'contains a NUL character (\\u0000), which cannot be stored: remove it' }]);
+  });
+
   it('answers a body over the limit with 413', async () => {
     const res = await post(JSON.stringify({ url: 'x'.repeat(4096) }));
     expect(res.status).toBe(413);

@@ -166,13 +166,14 @@ describe('rate limits', () => {
   it('counts a v1 route and its v2 twin in one limit', async () => {
     const api = await startTestApi({ env: { RATE_LIMIT_SCRAPE_PER_MIN: '2' } });
     try {
-      const { key } = await createKey(api.deps.prisma, 'v2-limits', TEST_PEPPER);
+      const account = await api.deps.prisma.account.create({ data: { id: randomUUID(), name: 'v2-limits' } });
+      const { key } = await createKey(api.deps.prisma, 'v2-limits', TEST_PEPPER, account.id);
       const post = (path: string) => fetch(api.url + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
       expect((await post('/v1/scrape')).status).toBe(400);
       expect((await post('/v2/scrape')).status).toBe(400);
       const refused = await post('/v2/scrape');
       expect(refused.status).toBe(429);
-      expect(((await refused.json()) as { error: string }).error).toMatch(/^Rate limit exceeded for POST \/v1\/scrape and \/v2\/scrape: 2 requests per minute per API key\./);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/^Rate limit exceeded for POST \/v1\/scrape and \/v2\/scrape: 2 requests per minute per account\./);
     } finally {
       await api.close();
     }

@@ -12,7 +12,7 @@ import type { ApiDeps } from '../deps.js';
 import { jsonBody } from '../middleware/body.js';
 import type { RateLimiter } from '../rate-limit.js';
 import type { AppContext, AppState } from '../route.js';
-import { registerDashboardRoutes } from './define.js';
+import { registerDashboardRoutes, type DashboardRoute } from './define.js';
 import { checkOrigin, dashboardOrigins, isStateChanging } from './guard.js';
 import { authRoutes } from './routes/auth.js';
 import { billingRoutes, type Billing } from './routes/billing.js';
@@ -27,11 +27,16 @@ import { usageRoutes } from './routes/usage.js';
 import { webhookSecretRoutes } from './routes/webhook-secret.js';
 import { securityHeaders, serveDashboard } from './static.js';
 
+/** Every JSON endpoint of the dashboard below /dashboard/api (OpenID Connect's redirects aside). */
+export function dashboardRoutes(limiter: RateLimiter, billing?: Billing): DashboardRoute[] {
+  return [...authRoutes(limiter), ...keyRoutes, ...webhookSecretRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)];
+}
+
 export function dashboard(deps: ApiDeps, limiter: RateLimiter, billing?: Billing): Middleware<AppState> {
   const origins = dashboardOrigins(deps.config);
   const api = new Router<AppState>({ prefix: '/dashboard/api' });
   registerOidc(api);
-  registerDashboardRoutes(api, [...authRoutes(limiter), ...keyRoutes, ...webhookSecretRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)], origins);
+  registerDashboardRoutes(api, dashboardRoutes(limiter, billing), origins);
   const apiStack = compose<Parameters<Middleware<AppState>>[0]>([
     cors({ origin: (ctx) => (origins.has(ctx.get('origin')) ? ctx.get('origin') : ''), credentials: true, allowHeaders: ['Content-Type', 'X-CSRF-Token'], exposeHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 }),
     ...jsonBody(deps.config.API_BODY_LIMIT_BYTES),

@@ -72,12 +72,35 @@ export type InputPart = 'body' | 'query' | 'params';
 
 /** Validate in place (defaults are written into `value`); throws ValidationError. */
 export function validateInput(part: InputPart, schema: Schema, value: unknown): unknown {
+  const prefix = part === 'body' ? '' : part === 'query' ? 'query' : 'path';
+  const where = part === 'body' ? 'request body' : part === 'query' ? 'query string' : 'path';
+  const nul = nulAt(value);
+  if (nul !== undefined) {
+    const field = [prefix, nul].filter(Boolean).join('.').replaceAll('.[', '[') || '(root)';
+    const message = 'contains a NUL character (\\u0000), which cannot be stored: remove it';
+    throw new ValidationError(`Invalid ${where}: ${field} ${message}`, [{ field, message }]);
+  }
   const fn = compile(schema, part !== 'body');
   if (fn(value)) return value;
-  const prefix = part === 'body' ? '' : part === 'query' ? 'query' : 'path';
   const details = toDetails(fn.errors, prefix);
-  const where = part === 'body' ? 'request body' : part === 'query' ? 'query string' : 'path';
   throw new ValidationError(`Invalid ${where}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+}
+
+/**
+ * The path of the first string (or key) holding U+0000, or undefined. PostgreSQL stores no NUL in
+ * text or jsonb, so such input would fail deep in a handler as a 500. Bodies are at most 32 levels
+ * deep by now (api/middleware/body.ts).
+ */
+function nulAt(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return at;
+    const found = nulAt(child, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Compile every schema up front so a schema mistake fails at boot, not on the first request. */
