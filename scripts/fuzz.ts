@@ -15,6 +15,9 @@
  * (scripts/fuzz/top-up.ts) sends the rest, with random credentials, query strings and headers.
  * A hook (scripts/fuzz/hooks.py) swaps realistic target URLs into half the bodies, so requests
  * also travel through Temporal and the worker instead of stopping at the API's URL checks.
+ * Then the dashboard's JSON endpoints, from a document built from their own schemas
+ * (scripts/fuzz/dashboard-doc.ts), signed in as an admin with the CSRF token: no 5xx (schemathesis's
+ * not_a_server_error and the recorder) and every error in the envelope (the recorder).
  *
  * No request may reach the internet: generated URLs name random hosts and random public
  * addresses. The whole run (databases, worker, Chromium, API and fuzzer) happens inside
@@ -42,7 +45,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { installSignalCleanup } from './infra/child.js';
-import { OTHER, type Operation } from './fuzz/recorder.js';
+import { dashboardDocument } from './fuzz/dashboard-doc.js';
+import { DASHBOARD, OTHER, type Operation } from './fuzz/recorder.js';
 import { startFuzzTarget, type FuzzTarget } from './fuzz/target.js';
 import { topUp } from './fuzz/top-up.js';
 import { inheritedEnv, repoRoot } from './stack-config.js';
@@ -160,28 +164,59 @@ interface SchemathesisResult {
   errors: unknown[];
 }
 
-function runSchemathesis(bin: string, target: FuzzTarget, op: Operation, out: string, opSeed: number): Promise<SchemathesisResult> {
-  const report = join(out, `schemathesis-${op.operationId}.json`);
-  const logFile = join(out, `schemathesis-${op.operationId}.log`);
+/** What one schemathesis run covers: the API's document and one of its operations, or the dashboard's whole document. */
+interface Run {
+  name: string;
+  schema: string;
+  url: string;
+  headers: string[];
+  operationId?: string;
+  examples: number;
+  checks: string[];
+  hooks: boolean;
+}
+
+function apiRun(target: FuzzTarget, op: Operation): Run {
+  return {
+    name: op.operationId, schema: `${target.apiUrl}/api-reference?format=json`, url: target.apiUrl, headers: [`Authorization: Bearer ${target.apiKey}`],
+    operationId: op.operationId, examples, checks: ['--checks', 'all', '--exclude-checks', EXCLUDED_CHECKS.join(',')], hooks: true,
+  };
+}
+
+/**
+ * The dashboard's JSON endpoints (scripts/fuzz/dashboard-doc.ts), signed in as an admin with the
+ * CSRF token: schemathesis checks for server errors, the recorder for 5xx and the error envelope.
+ */
+function dashboardRun(target: FuzzTarget, out: string): Run {
+  const schema = join(out, 'dashboard-openapi.json');
+  writeFileSync(schema, JSON.stringify(dashboardDocument(), null, 2));
+  return {
+    name: DASHBOARD, schema, url: `${target.apiUrl}/dashboard/api`, headers: [`Cookie: ${target.dashboard.cookie}`, `X-CSRF-Token: ${target.dashboard.csrfToken}`],
+    examples: Math.min(examples, 50), checks: ['--checks', 'not_a_server_error'], hooks: false,
+  };
+}
+
+function runSchemathesis(bin: string, run: Run, out: string, runSeed: number): Promise<SchemathesisResult> {
+  const report = join(out, `schemathesis-${run.name}.json`);
+  const logFile = join(out, `schemathesis-${run.name}.log`);
   const argv = [
-    '--no-color', 'run', `${target.apiUrl}/api-reference?format=json`,
-    '--url', target.apiUrl,
-    '--include-operation-id', op.operationId,
-    '--max-examples', String(examples),
+    '--no-color', 'run', run.schema,
+    '--url', run.url,
+    ...(run.operationId ? ['--include-operation-id', run.operationId] : []),
+    '--max-examples', String(run.examples),
     '--phases', 'examples,coverage,fuzzing',
     '--continue-on-failure',
-    '--checks', 'all',
-    '--exclude-checks', EXCLUDED_CHECKS.join(','),
-    '--header', `Authorization: Bearer ${target.apiKey}`,
+    ...run.checks,
+    ...run.headers.flatMap((h) => ['--header', h]),
     '--request-timeout', String(HANG_MS / 1000 + 5),
     '--max-response-time', String(HANG_MS / 1000),
     '--suppress-health-check', 'all',
     '--workers', '1', // several threads trip a CPython 3.11 ast bug inside hypothesis
-    '--seed', String(opSeed),
+    '--seed', String(runSeed),
     '--report', 'json', '--report-json-path', report,
   ];
   const started = Date.now();
-  const hooks = { SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: join(repoRoot, 'scripts', 'fuzz') };
+  const hooks = run.hooks ? { SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: join(repoRoot, 'scripts', 'fuzz') } : {};
   const child = spawn(bin, argv, { cwd: out, env: { ...inheritedEnv(), ...hooks }, stdio: ['ignore', 'pipe', 'pipe'] });
   const sink = createWriteStream(logFile);
   child.stdout.pipe(sink);
@@ -195,7 +230,7 @@ function runSchemathesis(bin: string, target: FuzzTarget, op: Operation, out: st
       } catch {
         parsed = { errors: [`no report; see ${logFile}`] };
       }
-      done({ operationId: op.operationId, exitCode, seconds, testCases: parsed.test_cases?.generated, failures: parsed.failures ?? [], errors: parsed.errors ?? [] });
+      done({ operationId: run.name, exitCode, seconds, testCases: parsed.test_cases?.generated, failures: parsed.failures ?? [], errors: parsed.errors ?? [] });
     });
   });
 }
@@ -221,13 +256,13 @@ async function inside(): Promise<number> {
   try {
     const ops = target.recorder.operations;
     log(`${ops.length} operations; ${examples} cases each, at least ${minRequests} requests each; seed ${seed}`);
-    const queue = ops.map((op, i) => ({ op, opSeed: seed + i }));
+    const queue = [...ops.map((op, i) => ({ run: apiRun(target, op), label: `${op.method} ${op.path}`, runSeed: seed + i })), { run: dashboardRun(target, out), label: 'the dashboard', runSeed: seed - 1 }];
     const results: SchemathesisResult[] = [];
     await Promise.all(
       Array.from({ length: Number(args.parallel) }, async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
-          const result = await runSchemathesis(bin, target, next.op, out, next.opSeed);
-          log(`schemathesis ${next.op.method} ${next.op.path}: ${result.testCases ?? '?'} cases in ${result.seconds.toFixed(0)} s, exit ${result.exitCode}, ${result.failures.length} failure kinds`);
+          const result = await runSchemathesis(bin, next.run, out, next.runSeed);
+          log(`schemathesis ${next.label}: ${result.testCases ?? '?'} cases in ${result.seconds.toFixed(0)} s, exit ${result.exitCode}, ${result.failures.length} failure kinds`);
           results.push(result);
         }
       }),
@@ -254,7 +289,7 @@ function report(target: FuzzTarget, results: SchemathesisResult[], clientProblem
     const op = recorder.operations.find((o) => o.operationId === operationId);
     const st = results.find((r) => r.operationId === operationId);
     return {
-      operation: op ? `${op.method} ${op.path}` : OTHER,
+      operation: op ? `${op.method} ${op.path}` : operationId,
       operationId,
       requests: s.requests,
       statuses: s.statuses,
@@ -266,7 +301,7 @@ function report(target: FuzzTarget, results: SchemathesisResult[], clientProblem
       schemathesis: st ? { testCases: st.testCases, exitCode: st.exitCode, seconds: Math.round(st.seconds), failures: st.failures, errors: st.errors } : undefined,
     };
   });
-  const shortOps = rows.filter((r) => r.operationId !== OTHER && r.requests < minRequests).map((r) => r.operation);
+  const shortOps = rows.filter((r) => r.operationId !== OTHER && r.operationId !== DASHBOARD && r.requests < minRequests).map((r) => r.operation);
   const slow = rows.filter((r) => r.maxMs >= HANG_MS).map((r) => r.operation);
   const stFailures = results.flatMap((r) => r.failures.filter((f) => !knownFailure(r.operationId, f.code)).map((f) => `${r.operationId}: ${f.code} ${f.title} (${f.count})`));
   const violations = recorder.violations.filter((v) => !knownViolation(v.operation, v.problem));

@@ -1,7 +1,8 @@
 /**
  * A bounded fuzz run from the service's own OpenAPI document (scripts/fuzz.ts, which explains the
  * tool, the sandbox and each check): 100 generated cases per operation, and at least 100 requests
- * each, against a stack of its own inside a network namespace with no way out. About 2 minutes.
+ * each, then the dashboard's JSON endpoints signed in with the CSRF token (50 cases each), against
+ * a stack of its own inside a network namespace with no way out. About 3 minutes.
  * The full run (2,000 per operation) is `npx tsx scripts/fuzz.ts --full`.
  */
 import { spawn } from 'node:child_process';
@@ -45,11 +46,16 @@ async function runFuzz(): Promise<{ code: number | null; output: string; summary
   return { code, output, summary };
 }
 
-describe('fuzzing every operation of the OpenAPI document', () => {
+describe('fuzzing every operation of the OpenAPI document, and the dashboard', () => {
   it('gets no 5xx, no hang, only enveloped errors and only documented, schema-valid answers', async () => {
     const { code, output, summary } = await runFuzz();
     console.info(output.slice(output.indexOf('\noperation ')));
-    const operations = summary.operations.filter((o) => o.operationId !== '(undeclared)');
+    const operations = summary.operations.filter((o) => o.operationId !== '(undeclared)' && o.operationId !== '(dashboard)');
+    // The dashboard's JSON endpoints, signed in with the CSRF token: reached, answered, never a 5xx.
+    const dashboard = summary.operations.find((o) => o.operationId === '(dashboard)')!;
+    expect(dashboard.requests).toBeGreaterThan(1000);
+    expect(Object.keys(dashboard.statuses).filter((s) => Number(s) >= 500)).toEqual([]);
+    expect(dashboard.statuses['200'] ?? 0).toBeGreaterThan(0);
     // Every declared operation, and the reference itself.
     expect(operations.map((o) => o.operationId).sort()).toEqual([...apiRoutes.map((r) => r.operationId), 'apiReference'].sort());
     for (const op of operations) expect(op.requests, op.operation).toBeGreaterThanOrEqual(REQUESTS);

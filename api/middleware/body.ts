@@ -46,7 +46,7 @@ export function jsonBody(limitBytes: number): Middleware<AppState>[] {
  * Free-form fields, wherever they sit, and the most JSON text each may hold: metadata is echoed on
  * every webhook delivery and travels in workflow inputs; a schema is compiled.
  */
-export const FREE_FORM_LIMITS: Record<string, number> = { metadata: 16_384, webhookMetadata: 16_384, schema: 65_536 };
+const FREE_FORM_LIMITS: Record<string, number> = { metadata: 16_384, webhookMetadata: 16_384, schema: 65_536 };
 
 /** Free-form fields over their limit, by path (after the depth check, so stringify is safe). */
 function oversized(body: unknown): { field: string; message: string }[] {
@@ -66,7 +66,7 @@ function oversized(body: unknown): { field: string; message: string }[] {
 }
 
 /** Levels of objects and arrays a request body may nest (the body itself is level 1). */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * The field (as `webhook.metadata.a`, at most three steps, `…` beyond) under which `value` nests

@@ -54,6 +54,8 @@ export interface OperationStats {
 
 /** Requests that match no operation (undeclared methods, unknown paths) are counted under this key. */
 export const OTHER = '(undeclared)';
+/** The dashboard's JSON endpoints (not in the API's document): checked for 5xx and the envelope only. */
+export const DASHBOARD = '(dashboard)';
 const MAX_VIOLATIONS_KEPT = 200;
 
 /** Every operation; paths with fewer parameters first, so `/v2/crawl/active` is itself and not `/v2/crawl/{id}`. */
@@ -108,7 +110,7 @@ export class Recorder {
 
   constructor(private readonly doc: OpenApiDoc) {
     this.operations = operationsOf(doc);
-    for (const key of [...this.operations.map((o) => o.operationId), OTHER]) this.stats.set(key, { requests: 0, statuses: {}, codes: {}, durationsMs: [] });
+    for (const key of [...this.operations.map((o) => o.operationId), OTHER, DASHBOARD]) this.stats.set(key, { requests: 0, statuses: {}, codes: {}, durationsMs: [] });
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats.default(ajv);
     for (const op of this.operations) {
@@ -158,7 +160,7 @@ export class Recorder {
 
   private record(method: string, path: string, request: string, status: number, type: string, body: unknown, ms: number): void {
     const op = this.match(method, path);
-    const key = op?.operationId ?? OTHER;
+    const key = op?.operationId ?? (path.startsWith('/dashboard/api/') ? DASHBOARD : OTHER);
     const stats = this.stats.get(key)!;
     stats.requests++;
     stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;

@@ -6,10 +6,12 @@
  * resolved only through DNS_SERVERS, which points at a closed loopback port, so each lookup fails
  * at once. Rate limits are off, so the fuzzer's volume reaches the handlers.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../api/app.js';
 import { createApiDeps } from '../../api/deps.js';
+import { createUser } from '../../api/accounts-store.js';
 import { createKey } from '../../api/keys-store.js';
 import { loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/log.js';
@@ -25,6 +27,8 @@ import { Recorder, type OpenApiDoc } from './recorder.js';
 export interface FuzzTarget {
   apiUrl: string;
   apiKey: string;
+  /** A signed-in dashboard admin: the session cookie and its CSRF token. */
+  dashboard: { cookie: string; csrfToken: string };
   recorder: Recorder;
   stop(): Promise<void>;
 }
@@ -79,11 +83,26 @@ export async function startFuzzTarget(root: string, log: (line: string) => void)
       await deps.close();
     });
     const { key } = await createKey(prisma, 'fuzz', config.API_KEY_PEPPER);
-    return { apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: key, recorder, stop };
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { apiUrl: url, apiKey: key, dashboard: await signedInAdmin(prisma, url), recorder, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** An admin of a new account, signed in through the dashboard's own endpoint. */
+async function signedInAdmin(prisma: Parameters<typeof createUser>[0], apiUrl: string): Promise<FuzzTarget['dashboard']> {
+  const password = randomBytes(18).toString('base64url');
+  const accountId = randomUUID();
+  await prisma.account.create({ data: { id: accountId, name: 'fuzz' } });
+  const email = `fuzz-admin@${accountId.slice(0, 8)}.example`;
+  await createUser(prisma, { accountId, email, password, role: 'admin' });
+  const res = await fetch(`${apiUrl}/dashboard/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => /^(__Host-)?pw_session=/.test(c));
+  const { csrfToken } = (await res.json()) as { csrfToken?: string };
+  if (!res.ok || !cookie || !csrfToken) throw new Error(`the fuzz run's dashboard admin could not sign in (HTTP ${res.status})`);
+  return { cookie, csrfToken };
 }
 
 /** The document the API serves, read through the app itself before it listens. */
