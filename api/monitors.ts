@@ -72,10 +72,12 @@ function checkTargets(deps: ApiDeps, targets: MonitorTarget[]): { targets: Store
   return { targets: stored, details };
 }
 
-function checkNotification(notification: CreateMonitorRequest['notification'], details: ErrorDetail[]): void {
-  const n = notification as { email?: { enabled?: boolean }; slack?: { enabled?: boolean } } | null | undefined;
+/** Where a monitor reports: a webhook the URL policy allows; no e-mail or Slack (no server for them). */
+function checkDelivery(deps: ApiDeps, body: Pick<CreateMonitorRequest, 'notification' | 'webhook'>, details: ErrorDetail[]): void {
+  const n = body.notification as { email?: { enabled?: boolean }; slack?: { enabled?: boolean } } | null | undefined;
   if (n?.email && n.email.enabled !== false) details.push({ field: 'notification.email', message: 'e-mail notifications need a mail server, which this server does not have: use a webhook' });
   if (n?.slack && n.slack.enabled !== false) details.push({ field: 'notification.slack', message: 'Slack notifications need a Slack app, which this server does not have: use a webhook' });
+  if (body.webhook) details.push(...webhookUrlProblems({ webhook: { url: body.webhook.url } }, safetyOptionsFrom(deps.config)));
 }
 
 function scheduleOf(deps: ApiDeps, schedule: CreateMonitorRequest['schedule'], details: ErrorDetail[]) {
@@ -106,8 +108,7 @@ export async function createMonitor(deps: ApiDeps, apiKeyId: string, body: Creat
   const schedule = scheduleOf(deps, body.schedule, details);
   const { targets, details: targetProblems } = checkTargets(deps, body.targets);
   details.push(...targetProblems);
-  checkNotification(body.notification, details);
-  if (body.webhook) details.push(...webhookUrlProblems({ webhook: { url: body.webhook.url } }, safetyOptionsFrom(deps.config)));
+  checkDelivery(deps, body, details);
   if (details.length) fail(details);
   // Per account: its members can make any number of keys.
   const [{ count }] = await deps.prisma.$queryRaw<{ count: number }[]>`
@@ -156,8 +157,7 @@ export async function updateMonitor(deps: ApiDeps, apiKeyId: string, id: string,
   const schedule = body.schedule ? scheduleOf(deps, body.schedule, details) : undefined;
   const targets = body.targets ? checkTargets(deps, body.targets) : undefined;
   if (targets) details.push(...targets.details);
-  checkNotification(body.notification, details);
-  if (body.webhook) details.push(...webhookUrlProblems({ webhook: { url: body.webhook.url } }, safetyOptionsFrom(deps.config)));
+  checkDelivery(deps, body, details);
   if (details.length) fail(details);
   const changes = {
     ...(body.name !== undefined ? { name: body.name } : {}),

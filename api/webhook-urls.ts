@@ -7,7 +7,7 @@ import type { WebhookOptions } from '../core/crawl-contracts.js';
 import type { ErrorDetail } from '../core/errors.js';
 import { checkUrlSyntax, type SafetyOptions, UnsafeUrlError } from '../core/url-safety.js';
 
-export function webhookUrlProblems(options: WebhookOptions, safety: SafetyOptions, prefix = ''): ErrorDetail[] {
+export function webhookUrlProblems(options: WebhookOptions, safety: SafetyOptions): ErrorDetail[] {
   const urls = (options.webhookUrls ?? []).map((url, i) => ({ field: `webhookUrls[${i}]`, url }));
   if (typeof options.webhook === 'string') urls.push({ field: 'webhook', url: options.webhook });
   else if (options.webhook) urls.push({ field: 'webhook.url', url: options.webhook.url });
@@ -17,7 +17,7 @@ export function webhookUrlProblems(options: WebhookOptions, safety: SafetyOption
       checkUrlSyntax(url, safety);
     } catch (err) {
       if (!(err instanceof UnsafeUrlError)) throw err;
-      problems.push({ field: `${prefix}${field}`, message: `is not a URL webhooks may be sent to: ${err.message}` });
+      problems.push({ field, message: `is not a URL webhooks may be sent to: ${err.message}` });
     }
   }
   return problems;

@@ -32,8 +32,8 @@ export function compileExtractionSchema(schema: Record<string, unknown>): Valida
   let validate = cache.get(key);
   if (!validate) {
     validate = ajv.compile(schema);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(key, validate);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
   return validate;
 }

@@ -43,6 +43,11 @@ export async function lockCrawlCredits(tx: Tx, crawlId: string, freeCredits: num
   if (!owner[0]) return undefined;
   const left = await refreshCredits(tx, owner[0].account_id, freeCredits);
   // Credits held by requests in flight (api/billing/credits.ts) are not the crawl's to spend.
-  const held = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM credit_hold WHERE account_id = ${owner[0].account_id} AND expires_at > now()`;
-  return left === undefined ? undefined : left - (held[0]?.n ?? 0);
+  return left === undefined ? undefined : left - (await heldCredits(tx, owner[0].account_id));
+}
+
+/** Credits the account's requests in flight hold (api/billing/credits.ts); expired holds count for nothing. */
+export async function heldCredits(tx: Tx, accountId: string): Promise<number> {
+  const rows = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM credit_hold WHERE account_id = ${accountId} AND expires_at > now()`;
+  return rows[0]?.n ?? 0;
 }

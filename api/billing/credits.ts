@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingSettings } from '../../core/billing-settings.js';
 import { InsufficientCreditsError } from '../../core/errors.js';
-import { ensureBillingRow, refreshCredits } from '../../prisma/billing.js';
+import { ensureBillingRow, heldCredits, refreshCredits } from '../../prisma/billing.js';
 import type { ApiDeps } from '../deps.js';
 
 export interface Credits {
@@ -44,11 +44,9 @@ export async function holdCredit(deps: ApiDeps, billing: BillingSettings, accoun
   const refused = await deps.prisma.$transaction(async (tx) => {
     await ensureBillingRow(tx, accountId, billing.freeCredits);
     await tx.$queryRaw`SELECT 1 FROM account_billing WHERE account_id = ${accountId} FOR UPDATE`;
-    await refreshCredits(tx, accountId, billing.freeCredits);
+    const left = (await refreshCredits(tx, accountId, billing.freeCredits))!;
     await tx.creditHold.deleteMany({ where: { accountId, expiresAt: { lte: new Date() } } });
-    const row = await tx.accountBilling.findUniqueOrThrow({ where: { accountId }, select: { creditsGranted: true, creditsUsed: true } });
-    const held = await tx.creditHold.count({ where: { accountId } });
-    if (row.creditsGranted - row.creditsUsed - held < 1) return row;
+    if (left - (await heldCredits(tx, accountId)) < 1) return tx.accountBilling.findUniqueOrThrow({ where: { accountId }, select: { creditsGranted: true, creditsUsed: true } });
     await tx.creditHold.create({ data: { id, accountId, expiresAt: new Date(Date.now() + HOLD_SECONDS * 1000) } });
     return undefined;
   });

@@ -137,11 +137,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
   if (patterns.length === 0) return () => false;
   const key = `${options.fullUrl ? 'url' : 'path'}\n${patterns.join('\u0000')}`;
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key); // most recently used last
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const budget = options.budget ?? patternBudget();
   const compiled = patterns.map((raw, index) => translate(raw, index, options, budget));
   const path = combine(compiled, 'path', options);
@@ -151,8 +147,8 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
     if (path && withDecoded(paths).some((s) => path.test(s))) return true;
     return !!full && withDecoded(paths.map((p) => `${url.protocol}//${url.host}${p}${url.search}`)).some((s) => full.test(s));
   };
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, matcher);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return matcher;
 }
 

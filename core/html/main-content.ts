@@ -194,11 +194,9 @@ const TITLE_BLOCK_SHARE = 0.5;
  * between the title and the root is kept; what precedes the title or follows the root is dropped.
  */
 function withTitle(body: Element, root: Element, drop: Set<Element>, stats: StatsMap): { root: Element; drop: Set<Element> } | undefined {
+  // The stats hold every block element of the page in document order: no second walk for the h1s.
   const titles: Element[] = [];
-  walkElements(body, (el) => {
-    if (el.localName === 'h1') titles.push(el);
-    return titles.length < 2;
-  });
+  for (const el of stats.keys()) if (el.localName === 'h1' && titles.push(el) > 1) break;
   const [title] = titles;
   if (titles.length !== 1 || root.contains(title) || !(title.compareDocumentPosition(root) & 4 /* FOLLOWING */)) return undefined;
   let top = root.parentElement;
