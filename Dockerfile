@@ -1,4 +1,4 @@
-# One image for the api, the worker and the browser service (docker-compose.yml picks the entry).
+# One image for the api, the worker and the browser service (docker-compose.yml picks the npm script).
 # TypeScript runs through tsx, as under ./scripts/stack, so paths the code resolves relative to
 # its own files (migrations, the schema engine's wasm) stay valid.
 FROM node:20-bookworm-slim
@@ -16,12 +16,14 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
 # Explicit list instead of `COPY . .`, so local state (.stack/, node_modules/, .env*) never enters the image.
-COPY tsconfig.json prisma.config.ts worker.ts ./
+COPY tsconfig.json prisma.config.ts ./
 COPY core ./core
 COPY api ./api
 COPY workflows ./workflows
 COPY activities ./activities
+COPY worker ./worker
 COPY egress ./egress
+COPY browser ./browser
 COPY browser-service ./browser-service
 COPY prisma ./prisma
 COPY scripts ./scripts
@@ -36,4 +38,5 @@ ENV NODE_ENV=production \
     CHROMIUM_PATH=/usr/lib/chromium/chromium
 # The base image's `node` user, numerically so runAsNonRoot-style checks can verify it.
 USER 1000:1000
-CMD ["node", "--import", "tsx", "api/main.ts"]
+# The process entries are package.json scripts (start:api, start:worker, start:browser-service).
+CMD ["npm", "run", "--silent", "start:api"]

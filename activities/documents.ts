@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangeTracking } from '../core/change-tracking.js';
 import type { Prisma, PrismaClient } from '../prisma/client.js';
-import { writeSnapshot, type SnapshotWrite } from './page/change-tracking.js';
+import { writeSnapshot, type SnapshotWrite } from './pipeline/change-tracking.js';
 import { meteringCtes } from './usage.js';
 
 export interface StoredPage {

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { ActivityDeps } from './index.js';
+import type { ActivityDeps } from './deps.js';
 
 export function healthActivities({ prisma }: Pick<ActivityDeps, 'prisma'>) {
   return {

@@ -5,7 +5,7 @@
  * The list is stored as a document and only its id goes back through Temporal.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { failureTypes } from '../core/contracts.js';
+import { failureTypes } from '../core/failures.js';
 import { createLinkFilter } from '../core/crawl/filter.js';
 import { rankForSearch, sameSiteFilter } from '../core/crawl/map-rank.js';
 import { PatternError } from '../core/crawl/patterns.js';
@@ -19,7 +19,7 @@ import { gatherSitemapUrls } from './crawl/sitemaps.js';
 import { storeScrapeDocument } from './documents.js';
 import { egressPolicyFrom } from '../egress/policy.js';
 import { resolveAndCheck } from '../egress/resolve.js';
-import type { ActivityDeps } from './index.js';
+import type { ActivityDeps } from './deps.js';
 import { timeoutSignal } from '../core/timeout-signal.js';
 
 /** The seed page is read for its links: no content format, no waiting. */

@@ -6,14 +6,15 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
-import { failureTypes, workflowIds, type WebhookDelivery } from '../core/contracts.js';
+import { workflowIds, type WebhookDelivery } from '../core/contracts.js';
+import { failureTypes } from '../core/failures.js';
 import { toPublicDocument } from '../core/document.js';
 import type { Format } from '../core/schemas/scrape.js';
 import { UnsafeUrlError } from '../core/url-safety.js';
 import { accountWebhookSecret, SIGNATURE_HEADER, signWebhook } from '../core/webhook-signature.js';
 import { egressPolicyFrom } from '../egress/policy.js';
 import { safeFetch } from '../egress/safe-fetch.js';
-import type { ActivityDeps } from './index.js';
+import type { ActivityDeps } from './deps.js';
 
 const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'];
 

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import { ConflictError, invalidBody, NotFoundError } from '../core/errors.js';
 import { Prisma, type PrismaClient, type UserRole } from '../prisma/client.js';
 import { DEFAULT_ACCOUNT_ID } from './keys-store.js';
 
@@ -48,7 +48,7 @@ const memberFields = { id: true, email: true, role: true, accountId: true, creat
 
 function checkPassword400(password: string): void {
   const problem = passwordProblem(password);
-  if (problem) throw new ValidationError(`Invalid request body: password ${problem}`, [{ field: 'password', message: problem }]);
+  if (problem) throw invalidBody([{ field: 'password', message: problem }]);
 }
 
 /** A new user in an existing account; 409 when the e-mail is taken. */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { webhooksOf } from '../core/crawl-contracts.js';
-import { ValidationError, type ErrorDetail } from '../core/errors.js';
+import { type ErrorDetail, invalidBody } from '../core/errors.js';
 import type { BatchScrapeOptions } from '../core/schemas/batch.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { batchFrontier } from '../core/batch-urls.js';
@@ -27,7 +27,7 @@ export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOption
   const { urls, invalid } = batchFrontier(options.urls, safetyOptionsFrom(deps.config));
   if (!options.ignoreInvalidURLs) details.push(...invalid.map((u) => ({ field: `urls[${u.index}]`, message: u.message })));
   if (urls.length === 0 && details.length === 0) details.push({ field: 'urls', message: 'has no valid URL to scrape' });
-  if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  if (details.length) throw invalidBody(details);
 
   const id = randomUUID();
   const seed = urls[0]!.url;

@@ -1,7 +1,7 @@
 /** Starting a crawl: options checked, the seed checked, then the row and the workflow (api/jobs.ts). */
 import { randomUUID } from 'node:crypto';
 import { webhooksOf } from '../core/crawl-contracts.js';
-import { UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import { invalidBody, UrlNotAllowedError } from '../core/errors.js';
 import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { checkUrlSyntax, type SafetyOptions, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
@@ -13,7 +13,7 @@ import { webhookUrlProblems } from './webhook-urls.js';
 function checkOptions(options: CrawlOptions, safety: SafetyOptions): void {
   const details = [...patternProblems(options, options.regexOnFullURL), ...webhookUrlProblems(options, safety)];
   details.push(...pageOptionProblems(options.scrapeOptions, options.scrapeOptions.timeout).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
-  if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  if (details.length) throw invalidBody(details);
 }
 
 export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: Caller): Promise<{ success: true; id: string; url: string }> {

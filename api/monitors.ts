@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { patternBudget } from '../core/crawl/patterns.js';
 import { ScheduleError, resolveSchedule } from '../core/monitor-schedule.js';
 import { targetJob, targetPageOptions, type StoredTarget } from '../core/monitor-targets.js';
-import { ApiError, NotFoundError, ServiceUnavailableError, ValidationError, type ErrorDetail } from '../core/errors.js';
+import { ApiError, type ErrorDetail, invalidBody, NotFoundError, ServiceUnavailableError } from '../core/errors.js';
 import { DEFAULT_RETENTION_DAYS, type CreateMonitorRequest, type MonitorTarget, type UpdateMonitorRequest } from '../core/schemas/monitor.js';
 import { decodeBatchScrapeOptions, decodeCrawlOptions, StoredOptionsError } from '../core/schemas/decode.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
@@ -20,7 +20,7 @@ import { patternProblems } from './patterns.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 
 function fail(details: ErrorDetail[]): never {
-  throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  throw invalidBody(details);
 }
 
 /** Targets with ids, and what is wrong with them (field names like `targets[1].urls[0]`). */

@@ -6,9 +6,10 @@
  */
 import type { Redis } from 'ioredis';
 import { Agent, errors, request } from 'undici';
-import { failureTypes, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal, type ScrapeResult } from '../core/contracts.js';
+import { SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal, type ScrapeResult } from '../core/contracts.js';
 import { announcedUrl } from '../core/scrape-announcement.js';
-import { ApiError, ScrapeFailedError, ScrapeTimeoutError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import { ApiError, ScrapeFailedError, ScrapeTimeoutError, ServiceUnavailableError } from '../core/errors.js';
+import { failureAnswer } from '../core/failures.js';
 
 const LIST_TTL_MS = 1_000;
 
@@ -102,17 +103,5 @@ function unreachable(err: unknown): boolean {
 }
 
 function answerFor(status: number, refusal: ScrapeRefusal, timeoutMs: number): ApiError {
-  switch (refusal.type) {
-    case failureTypes.unsafeUrl:
-      return new UrlNotAllowedError(refusal.message);
-    case failureTypes.invalidRequest:
-      return new ValidationError(refusal.message, [{ field: /selector/i.test(refusal.message) ? 'includeTags/excludeTags' : 'url', message: refusal.message }]);
-    case failureTypes.timeout:
-      return new ScrapeTimeoutError(timeoutMs);
-    case failureTypes.allEnginesFailed:
-    case failureTypes.unconvertible:
-      return new ScrapeFailedError(refusal.message);
-    default:
-      return new ScrapeFailedError(`The scrape failed on its worker (${status}): ${refusal.message}`);
-  }
+  return failureAnswer(refusal.type, refusal.message, () => new ScrapeTimeoutError(timeoutMs)) ?? new ScrapeFailedError(`The scrape failed on its worker (${status}): ${refusal.message}`);
 }

@@ -5,12 +5,11 @@
  * `scrape-<id>` record of each scrape that failed (written after answering).
  */
 import { randomUUID } from 'node:crypto';
-import { workflowIds, type FailedScrapeRecord, type ScrapeInput } from '../core/contracts.js';
+import { workflowIds, type FailedScrapeRecord, type ScrapeInput, type Workflows } from '../core/contracts.js';
 import type { PublicDocument } from '../core/document.js';
-import { ApiError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import { ApiError, invalidBody, ServiceUnavailableError, UrlNotAllowedError } from '../core/errors.js';
 import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
-import type { deliverWebhooks, failedScrape } from '../workflows/index.js';
 import type { ApiDeps } from './deps.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 import { START_DEADLINE_MS } from './run-workflow.js';
@@ -29,7 +28,7 @@ export interface ScrapeResponse {
 
 export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety: SafetyOptions): void {
   const problems = [...pageOptionProblems(req, timeoutMs), ...webhookUrlProblems({ webhookUrls: req.webhookUrls }, safety)];
-  if (problems.length) throw new ValidationError(`Invalid request body: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+  if (problems.length) throw invalidBody(problems);
   try {
     checkUrlSyntax(req.url, safety);
   } catch (err) {
@@ -61,7 +60,7 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest, owner: string
 async function startWebhooks(deps: ApiDeps, scrapeId: string, documentId: string, options: PageOptions, owner: string): Promise<void> {
   try {
     await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-      deps.temporal.workflow.start<typeof deliverWebhooks>('deliverWebhooks', {
+      deps.temporal.workflow.start<Workflows['deliverWebhooks']>('deliverWebhooks', {
         taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
         workflowId: workflowIds.webhooks('scrape', scrapeId),
         args: [{ event: 'scrape.completed', deliveryId: scrapeId, urls: options.webhookUrls!, subjectId: scrapeId, documentId, metadata: options.metadata, owner }],
@@ -77,6 +76,6 @@ function recordFailure(deps: ApiDeps, record: FailedScrapeRecord): void {
   // Refusals of the request itself (bad input) are the caller's business, not an operator's.
   if (record.status === 400) return;
   deps.temporal.connection
-    .withDeadline(Date.now() + START_DEADLINE_MS, () => deps.temporal.workflow.start<typeof failedScrape>('failedScrape', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: workflowIds.scrape(record.scrapeId), args: [record] }))
+    .withDeadline(Date.now() + START_DEADLINE_MS, () => deps.temporal.workflow.start<Workflows['failedScrape']>('failedScrape', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: workflowIds.scrape(record.scrapeId), args: [record] }))
     .catch((err: Error) => deps.log.warn('could not record the failed scrape in Temporal', { scrapeId: record.scrapeId, error: err.message }));
 }

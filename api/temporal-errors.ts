@@ -1,10 +1,10 @@
 /**
  * Turns a failed workflow into the API's answer, by the ApplicationFailure type the activity set
- * (core/contracts.ts). Anything else — e.g. the Temporal server unreachable — is a 503.
+ * (core/failures.ts). Anything else — e.g. the Temporal server unreachable — is a 503.
  */
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, WorkflowFailedError } from '@temporalio/client';
-import { failureTypes } from '../core/contracts.js';
-import { ApiError, ScrapeFailedError, ServiceUnavailableError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import { ApiError, ScrapeFailedError, ServiceUnavailableError } from '../core/errors.js';
+import { failureAnswer } from '../core/failures.js';
 
 function innermost(err: unknown): unknown {
   let cause: unknown = err;
@@ -20,17 +20,8 @@ export function toApiError(err: unknown, onTimeout: () => ApiError, what = 'scra
   // whatever the last attempt failed with.
   if (cause instanceof TimeoutFailure) return onTimeout();
   const failure = cause instanceof ApplicationFailure ? cause : undefined;
-  switch (failure?.type) {
-    case failureTypes.unsafeUrl:
-      return new UrlNotAllowedError(failure.message);
-    case failureTypes.invalidRequest:
-      return new ValidationError(failure.message, [{ field: /selector/i.test(failure.message) ? 'includeTags/excludeTags' : 'url', message: failure.message }]);
-    case failureTypes.allEnginesFailed:
-    case failureTypes.unconvertible:
-      return new ScrapeFailedError(failure.message);
-    case failureTypes.timeout:
-      return onTimeout();
-  }
+  const answer = failure && failureAnswer(failure.type ?? undefined, failure.message, onTimeout);
+  if (answer) return answer;
   if (err instanceof WorkflowFailedError) return new ScrapeFailedError(`The ${what} failed: ${failure?.message ?? err.message}`);
   return new ServiceUnavailableError(`Could not reach the workers (Temporal): ${(err as Error).message}. Try again shortly.`);
 }

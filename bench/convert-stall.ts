@@ -2,7 +2,7 @@
  * Does page conversion stall the event loop? Converts the same ~200 KB article page
  * (bench/html-fixture.ts: chrome, article text, tables, lists, links) N times, `concurrency` at a
  * time like a worker's activity slots, once inline on the main thread and once per pool size
- * through activities/convert-pool.ts, while a 10 ms setInterval records how late each tick fires.
+ * through worker/convert-pool.ts, while a 10 ms setInterval records how late each tick fires.
  * A worker's heartbeats, activity I/O and Temporal polling all wait on that same loop.
  *
  *   npm run bench:convert [-- --pages 40 --concurrency 2 --threads 1,2]
@@ -10,8 +10,8 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { convertInline, type ConvertPage } from '../activities/convert.js';
-import { createConvertPool, defaultConvertThreads } from '../activities/convert-pool.js';
+import type { ConvertPage } from '../core/html/types.js';
+import { convertInline, createConvertPool, defaultConvertThreads } from '../worker/convert-pool.js';
 import type { PageFormat } from '../core/html/types.js';
 import { articlePage } from './html-fixture.js';
 

@@ -2,7 +2,7 @@
  * The service side of the crawl benchmark, as bench/scrape.ts starts it: PostgreSQL, Redis and the
  * Temporal dev server on free ports with throwaway data (tool paths from the stack settings,
  * STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI), migrations applied, the API in this
- * process (it only answers the POST and the status polls), and worker.ts as a process of its own,
+ * process (it only answers the POST and the status polls), and worker/main.ts as a process of its own,
  * as deployed. `stop()` removes everything it started, in reverse order.
  */
 import type { AddressInfo } from 'node:net';
@@ -33,7 +33,7 @@ export interface CrawlStack {
   worker: Child;
   /** pid of each service process: postgres, redis, temporal, worker. */
   pids: Record<'postgres' | 'redis' | 'temporal' | 'worker', number>;
-  /** Starts one more worker.ts process with the same settings (its log: `<root>/<name>.log`); stop() stops it too. */
+  /** Starts one more worker/main.ts process with the same settings (its log: `<root>/<name>.log`); stop() stops it too. */
   startWorker(name: string): Promise<Child>;
   stop(): Promise<void>;
 }

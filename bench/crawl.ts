@@ -9,7 +9,7 @@
  *   every page is reachable and links repeat), served on loopback by a process of its own.
  * - Ours: `POST /v1/crawl` (`limit` = pages, `maxConcurrency` = `--concurrency`, sitemap and
  *   robots.txt ignored, markdown; plain HTML, so the fetch engine) through the real API, the
- *   Temporal dev server, PostgreSQL and ONE worker.ts process with WORKER_CONCURRENCY =
+ *   Temporal dev server, PostgreSQL and ONE worker/main.ts process with WORKER_CONCURRENCY =
  *   `--concurrency` (bench/crawl-stack.ts). Timed from
  *   the POST to `GET /v1/crawl/{id}?limit=1` (polled every 200 ms) answering `completed`; then
  *   every page must be stored once, and fetched once.
@@ -30,7 +30,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { defaultConvertThreads } from '../activities/convert-pool.js';
+import { defaultConvertThreads } from '../worker/convert-pool.js';
 import { workflowIds } from '../core/contracts.js';
 import { processPage } from '../core/html/index.js';
 import type { CrawlStatusBody } from '../core/schemas/crawl.js';

@@ -14,7 +14,7 @@
  *
  * Like bench/scrape.ts: its own PostgreSQL, Redis and Temporal dev server on free ports with
  * throwaway data (tool paths from STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI); unlike
- * it, the API (api/main.ts) and the worker (worker.ts) run as processes of their own, as deployed,
+ * it, the API (api/main.ts) and the worker (worker/main.ts) run as processes of their own, as deployed,
  * so each one's memory is its own. Rate limits are off (throwawayEnv): this measures the service,
  * not the limiter. The load comes in rounds because a heap first grows to its working set: a leak
  * keeps climbing round after round, a warm heap levels off.
@@ -155,7 +155,7 @@ async function main(): Promise<number> {
     WORKER_CONCURRENCY: args['worker-concurrency'],
     LOG_LEVEL: 'info',
   };
-  console.log('starting worker.ts and api/main.ts ...');
+  console.log('starting worker/main.ts and api/main.ts ...');
   const startApi = async (): Promise<Child> => {
     const child = spawnChild({ name: 'api', command: process.execPath, args: ['--import', 'tsx', 'api/main.ts'], cwd: repoRoot, env, logFile: join(root, 'api.log'), pidDir });
     cleanups.push(() => child.stop());

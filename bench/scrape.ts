@@ -11,7 +11,7 @@
  *
  * Starts its own PostgreSQL, Redis and Temporal dev server on free ports with throwaway data
  * (tool paths as for the tests: STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI), runs
- * the API in this process and the worker in it too (or, with `--worker process`, as worker.ts in
+ * the API in this process and the worker in it too (or, with `--worker process`, as worker/main.ts in
  * a process of its own, as deployed), and removes everything when done. Where the service's
  * time goes comes from timers around the worker's fetch and conversion; the rest is the API, the
  * call to the worker and the store.
@@ -26,10 +26,10 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import TurndownService from 'turndown';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { convertInline, type ConvertPage } from '../activities/convert.js';
-import { createConvertPool, defaultConvertThreads } from '../activities/convert-pool.js';
+import type { ConvertPage } from '../core/html/types.js';
+import { convertInline, createConvertPool, defaultConvertThreads } from '../worker/convert-pool.js';
 import { createEngineSet } from '../activities/engines/index.js';
-import { startBrowserRuntime } from '../browser-service/runtime.js';
+import { startBrowserRuntime } from '../browser/runtime.js';
 import { createApp } from '../api/app.js';
 import { createApiDeps } from '../api/deps.js';
 import { createKey } from '../api/keys-store.js';
@@ -47,7 +47,7 @@ import { freePort } from '../scripts/infra/ready.js';
 import { startRedis } from '../scripts/infra/redis.js';
 import { startTemporal } from '../scripts/infra/temporal.js';
 import { loadStackConfig, toolPath } from '../scripts/stack-config.js';
-import { createWorker } from '../worker.js';
+import { createWorker } from '../worker/main.js';
 import { threadCpuByTid, threadCpuSince } from './crawl-measure.js';
 import { articlePage } from './html-fixture.js';
 
@@ -57,7 +57,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '30' },
     convert: { type: 'string', default: 'pool' },
-    /** `inprocess`: the worker runs in this process; `process`: `node --import tsx worker.ts`, as deployed. */
+    /** `inprocess`: the worker runs in this process; `process`: `node --import tsx worker/main.ts`, as deployed. */
     worker: { type: 'string', default: 'inprocess' },
     /** Extra Temporal dynamic config, KEY=VALUE, repeatable (e.g. system.enableActivityEagerExecution=true). */
     'temporal-config': { type: 'string', multiple: true, default: [] },
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
 
   const workerConfig = loadConfig('worker', { env });
   const stages = { fetch: [] as number[], convert: [] as number[] };
-  let convertMode = `in a separate worker process (worker.ts main(): a pool of ${defaultConvertThreads(workerConfig.WORKER_CONCURRENCY)} thread(s))`;
+  let convertMode = `in a separate worker process (worker/main.ts main(): a pool of ${defaultConvertThreads(workerConfig.WORKER_CONCURRENCY)} thread(s))`;
   if (args.worker === 'process') {
     const worker = await startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir });
     cleanups.push(() => worker.stop());
@@ -292,7 +292,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** The worker in this process, wired as worker.ts main() wires it, plus timers around fetch and conversion. */
+/** The worker in this process, wired as worker/main.ts main() wires it, plus timers around fetch and conversion. */
 async function startWorkerInProcess(workerConfig: RequiredFor<'worker'>, stages: { fetch: number[]; convert: number[] }): Promise<string> {
   const workerPrisma = createPrisma(workerConfig.DATABASE_URL);
   const browser = await startBrowserRuntime(workerConfig);

@@ -1,5 +1,5 @@
 /**
- * Soak: a long crawl while workers keep dying. `--workers` worker.ts processes crawl `--pages`
+ * Soak: a long crawl while workers keep dying. `--workers` worker/main.ts processes crawl `--pages`
  * loopback pages; every `--kill-every` seconds one of them (in turn) is killed with SIGKILL and a
  * new one is started in its place, until the crawl ends. Run by hand (minutes); figures go in the
  * README.

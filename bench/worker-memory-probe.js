@@ -1,7 +1,7 @@
 /**
  * Preloaded into the worker process by bench/worker-memory.ts (plain JavaScript: a worker thread
  * loads its `--import` modules before tsx's loader is in place there, so a .ts file fails to load):
- * `node --import tsx --import '<this file>?dir=<dir>[&workerOptions=<json>][&bundle=<file>]' worker.ts`.
+ * `node --import tsx --import '<this file>?dir=<dir>[&workerOptions=<json>][&bundle=<file>]' worker/main.ts`.
  *
  * Node gives worker threads the parent's execArgv, so this also runs in every thread: the convert
  * pool's Piscina threads and the Temporal SDK's workflow thread. Each thread writes its V8 heap
@@ -9,7 +9,7 @@
  * threads: whenever they go idle, see below).
  *
  * On the main thread it also records the process's RSS around the Temporal SDK's start-up calls
- * (`<dir>/stages.json`), and, for trying options without editing worker.ts, it can merge
+ * (`<dir>/stages.json`), and, for trying options without editing worker/main.ts, it can merge
  * `workerOptions` into every `Worker.create` call and make `bundleWorkflowCode` return a bundle
  * built beforehand (`bundle`), as a build step would. Without those two it changes nothing but
  * one unref'd timer per thread.
@@ -109,7 +109,7 @@ function instrumentMainThread(dir) {
     writeJson(`${dir}/stages.json`, stages);
   };
   mark('process start (node, and tsx when used)');
-  // The SDK's CommonJS modules, patched before worker.ts imports them (its ESM view reads them then).
+  // The SDK's CommonJS modules, patched before worker/main.ts imports them (its ESM view reads them then).
   const sdk = require('@temporalio/worker');
   const bundler = require('@temporalio/worker/lib/workflow/bundler');
   mark('@temporalio/worker loaded (webpack, native bridge)');

@@ -1,7 +1,7 @@
 /**
  * Where the worker process's memory goes. Starts a throwaway stack (PostgreSQL, Redis, the Temporal
- * dev server, the API in this process) and worker.ts in a process of its own as deployed
- * (`node --import tsx worker.ts`, WORKER_CONCURRENCY = `--concurrency`), then reads its memory
+ * dev server, the API in this process) and worker/main.ts in a process of its own as deployed
+ * (`node --import tsx worker/main.ts`, WORKER_CONCURRENCY = `--concurrency`), then reads its memory
  * idle (5 s after `worker polling`), at the highest RSS sample (every 200 ms) during a crawl of
  * `--pages` generated ~8.5 KB pages on loopback (bench/crawl-site.ts, markdown, after a
  * `--warmup-pages` warm-up crawl), and 5 s after that crawl.
@@ -20,7 +20,7 @@
  * worker's child processes (Chromium would be one); worker CPU per page; and RSS after each of the
  * SDK's start-up calls (loading it, connecting, bundling the workflows, each Worker.create).
  *
- * Trying a change without editing worker.ts: `--worker-options` is merged into every
+ * Trying a change without editing worker/main.ts: `--worker-options` is merged into every
  * Worker.create call; `--prebuilt-bundle` bundles the workflows in this process and has the
  * worker's bundleWorkflowCode return that code instead of running webpack (as a build step
  * would); `--node-args` and `--env` go to the worker process; `--entry` runs a compiled worker.js
@@ -37,7 +37,7 @@ import { createApiDeps } from '../api/deps.js';
 import { createKey } from '../api/keys-store.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/log.js';
-import { bundleWorkflows } from '../worker.js';
+import { bundleWorkflows } from '../worker/main.js';
 import { installSignalCleanup, logTail, spawnChild, type Child } from '../scripts/infra/child.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
@@ -59,8 +59,8 @@ const { values: args } = parseArgs({
     'node-args': { type: 'string', default: '' },
     env: { type: 'string', multiple: true, default: [] },
     'prebuilt-bundle': { type: 'boolean', default: false },
-    /** The worker's entry: worker.ts (through tsx, as deployed) or a compiled worker.js (then without tsx; needs --prebuilt-bundle). */
-    entry: { type: 'string', default: 'worker.ts' },
+    /** The worker's entry: worker/main.ts (through tsx, as deployed) or a compiled worker.js (then without tsx; needs --prebuilt-bundle). */
+    entry: { type: 'string', default: 'worker/main.ts' },
     /**
      * Write a heap snapshot of the main thread into this directory, 5 s after the crawl (idle with
      * --idle-only). Writing one leaves hundreds of MiB in malloc, so RSS read after it means little.

@@ -4,7 +4,7 @@
  */
 import { loadConfigOrExit } from '../core/config.js';
 import { createLogger } from '../core/log.js';
-import { startBrowserRuntime } from './runtime.js';
+import { startBrowserRuntime } from '../browser/runtime.js';
 import { createBrowserApp } from './server.js';
 
 async function main(): Promise<void> {

@@ -7,9 +7,9 @@ import { bodyParser } from '@koa/bodyparser';
 import { Router } from '@koa/router';
 import { Ajv } from 'ajv';
 import Koa from 'koa';
-import { renderRequestSchema, type RenderResponse } from './contract.js';
-import type { BrowserPool } from './pool.js';
-import { RenderError, renderPage } from './render.js';
+import { renderRequestSchema, type RenderResponse } from '../browser/contract.js';
+import type { BrowserPool } from '../browser/pool.js';
+import { RenderError, renderPage } from '../browser/render.js';
 
 
 const validate = new Ajv({ allErrors: true }).compile(renderRequestSchema);

@@ -2,7 +2,7 @@
  * Change tracking's comparisons, pure (README "Change tracking"): is a page the same as its last
  * version, the unified diff of its markdown with its parse-diff form (the hosted API's `diff`), and
  * which top-level fields of two extractions differ. The snapshots and LLM calls live in
- * activities/page/change-tracking.ts.
+ * activities/pipeline/change-tracking.ts.
  */
 import { createTwoFilesPatch } from 'diff';
 import parseDiff from 'parse-diff';

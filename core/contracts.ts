@@ -3,6 +3,8 @@
  * API, worker and tests import these; nobody retypes them.
  */
 import type { PublicDocument } from './document.js';
+import type { FailureType } from './failures.js';
+import type { MapInput } from './schemas/map.js';
 import type { PageOptions } from './schemas/scrape.js';
 
 export const workflowIds = {
@@ -13,27 +15,18 @@ export const workflowIds = {
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
 } as const;
 
-/** The task queue of crawl page activities, beside the main one (see worker.ts). */
-export const pagesQueue = (taskQueue: string) => `${taskQueue}-pages`;
-
 /**
- * ApplicationFailure types. The retry policies list the non-retryable ones; the API maps each to
- * its HTTP answer (api/temporal-errors.ts).
+ * The signatures of the workflows the API starts by name (workflows/index.ts checks that its
+ * functions match them), so the API types its calls without importing the worker's code.
  */
-export const failureTypes = {
-  /** The target URL (or a redirect hop) is refused by the URL safety policy. → 400 */
-  unsafeUrl: 'UnsafeUrl',
-  /** The request cannot work, e.g. an invalid CSS selector. → 400 */
-  invalidRequest: 'InvalidRequest',
-  /** Every engine failed. → 502 */
-  allEnginesFailed: 'AllEnginesFailed',
-  /** The caller's time budget ran out. → 408 */
-  timeout: 'ScrapeTimeout',
-  /** The body cannot be converted (an image, an archive, a broken PDF). → 502 */
-  unconvertible: 'UnconvertibleContent',
-} as const;
+export type Workflows = {
+  map: (input: MapInput) => Promise<{ documentId: string; count: number }>;
+  deliverWebhooks: (delivery: WebhookDelivery) => Promise<{ delivered: number; failed: number }>;
+  failedScrape: (record: FailedScrapeRecord) => Promise<void>;
+};
 
-export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout, failureTypes.unconvertible];
+/** The task queue of crawl page activities, beside the main one (see worker/main.ts). */
+export const pagesQueue = (taskQueue: string) => `${taskQueue}-pages`;
 
 export interface ScrapeInput {
   scrapeId: string;
@@ -88,9 +81,9 @@ export const SCRAPE_ENDPOINT_PATH = '/scrape';
 /** A worker re-announces itself this often; an announcement older than 3 of these is dead. */
 export const SCRAPE_ANNOUNCE_MS = 5_000;
 
-/** A scrape endpoint's refusal (status 4xx/5xx): one of failureTypes, or `internal`. */
+/** A scrape endpoint's refusal (status 4xx/5xx): a failure type (core/failures.ts), or `internal`. */
 export interface ScrapeRefusal {
-  type: (typeof failureTypes)[keyof typeof failureTypes] | 'internal';
+  type: FailureType | 'internal';
   message: string;
 }
 

@@ -31,6 +31,11 @@ export class ValidationError extends ApiError {
   }
 }
 
+/** The one way a request body's problems are reported: a 400 whose message names every field, with the details. */
+export function invalidBody(details: ErrorDetail[]): ValidationError {
+  return new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+}
+
 export class MalformedJsonError extends ApiError {
   constructor(reason: string) {
     super(400, 'invalid_json', `Request body is not valid JSON (${reason}). Send a JSON object with Content-Type: application/json.`);

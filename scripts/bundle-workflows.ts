@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleWorkflows } from '../worker.js';
+import { bundleWorkflows } from '../worker/main.js';
 
 export async function writeWorkflowBundle(out: string): Promise<string> {
   const path = resolve(out);

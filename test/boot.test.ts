@@ -22,8 +22,8 @@ describe('process boot', () => {
     ['api/main.ts', 'AUTH_SECRET', 'too-short', /AUTH_SECRET=\(hidden\) is invalid: must NOT have fewer than 32 characters/],
     ['api/main.ts', 'API_KEY_PEPPER', undefined, /API_KEY_PEPPER is required but not set/],
     ['api/main.ts', 'DATABASE_URL', 'mysql://root@127.0.0.1/db', /DATABASE_URL=\(hidden\) is invalid/],
-    ['worker.ts', 'DATABASE_URL', undefined, /DATABASE_URL is required but not set/],
-    ['worker.ts', 'WORKER_CONCURRENCY', 'lots', /WORKER_CONCURRENCY="lots" is invalid: must be integer/],
+    ['worker/main.ts', 'DATABASE_URL', undefined, /DATABASE_URL is required but not set/],
+    ['worker/main.ts', 'WORKER_CONCURRENCY', 'lots', /WORKER_CONCURRENCY="lots" is invalid: must be integer/],
   ])('%s exits 1 when %s is %s', (entry, name, value, message) => {
     const { status, stderr } = boot(entry, testEnv({ [name]: value }));
     expect(status).toBe(1);

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpired } from '../activities/crawl/expire.js';
+import { deleteExpired } from '../activities/expire.js';
 import { createKey } from '../api/keys-store.js';
 import { startFakeLlm, type FakeLlm } from './fixtures/llm.js';
 import { startFixtureServer, type FixtureServer } from './fixtures/server.js';

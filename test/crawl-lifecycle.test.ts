@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, verifyWebhook } from '../core/webhook-signature.js';
-import { ensureExpirySchedule } from '../worker.js';
+import { ensureExpirySchedule } from '../worker/main.js';
 import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
 import { startReceiver, waitFor, type Receiver } from './fixtures/receiver.js';
 import { DEFAULT_ACCOUNT_WEBHOOK_SECRET } from './helpers/env.js';
@@ -105,7 +105,7 @@ describe('expiry', () => {
     const connection = await Connection.connect({ address: stack.api.deps.config.TEMPORAL_ADDRESS });
     const client = new Client({ connection, namespace: stack.api.deps.config.TEMPORAL_NAMESPACE });
     // A schedule of this test's own: the shared `expire-data` one may point at another file's
-    // worker (every worker.ts process creates it for its own task queue if it is missing).
+    // worker (every worker/main.ts process creates it for its own task queue if it is missing).
     const scheduleId = `expire-data-${randomUUID()}`;
     try {
       const { id, docs } = await crawlToEnd(stack, { url: site.url });

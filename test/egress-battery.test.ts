@@ -9,9 +9,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserRuntime, type BrowserRuntime } from '../browser-service/runtime.js';
+import { startBrowserRuntime, type BrowserRuntime } from '../browser/runtime.js';
 import { createBrowserApp } from '../browser-service/server.js';
-import { failureTypes, workflowIds } from '../core/contracts.js';
+import { workflowIds } from '../core/contracts.js';
+import { failureTypes } from '../core/failures.js';
 import { UnsafeUrlError, type BlockReason } from '../core/url-safety.js';
 import { startDnsServer, type DnsServer } from './fixtures/dns-server.js';
 import { waitFor } from './fixtures/receiver.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpired } from '../activities/crawl/expire.js';
+import { deleteExpired } from '../activities/expire.js';
 import { createKey } from '../api/keys-store.js';
 import { SIGNATURE_HEADER, verifyWebhook } from '../core/webhook-signature.js';
 import { startReceiver, type Receiver } from './fixtures/receiver.js';

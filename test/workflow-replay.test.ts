@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { bundleWorkflows } from '../worker.js';
+import { bundleWorkflows } from '../worker/main.js';
 
 const histories = [
   // A 61-page crawl recorded before the window refilled only when half empty (commit dfc29c5):

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertInline } from '../activities/convert.js';
+import { convertInline } from '../worker/convert-pool.js';
 import { createEngineSet } from '../activities/engines/index.js';
-import { startBrowserRuntime } from '../browser-service/runtime.js';
+import { startBrowserRuntime } from '../browser/runtime.js';
 import { createLogger } from '../core/log.js';
 import { createPrisma } from '../prisma/client.js';
-import { createWorker } from '../worker.js';
+import { createWorker } from '../worker/main.js';
 import type { healthCheck } from '../workflows/index.js';
 import { testConfig } from './helpers/env.js';
 

@@ -17,7 +17,7 @@ const db = proxyActivities<Activities>({
   // PostgreSQL may be down for a while: keep trying, so the crawl resumes when it is back.
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' }, // no maximumAttempts: unlimited
 });
-/** Lanes run on the pages queue beside this workflow's own (worker.ts). */
+/** Lanes run on the pages queue beside this workflow's own (worker/main.ts). */
 const laneActivities = () =>
   proxyActivities<Activities>({
     taskQueue: pagesQueue(workflowInfo().taskQueue),

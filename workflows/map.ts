@@ -1,7 +1,7 @@
 /** POST /v1/map: one local activity gathers, filters and stores the URL list; the API reads it by id. */
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { nonRetryableFailures } from '../core/contracts.js';
+import { nonRetryableFailures } from '../core/failures.js';
 import type { MapInput } from '../core/schemas/map.js';
 
 export async function map(input: MapInput): Promise<{ documentId: string; count: number }> {

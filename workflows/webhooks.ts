@@ -4,7 +4,8 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { failureTypes, type WebhookDelivery } from '../core/contracts.js';
+import type { WebhookDelivery } from '../core/contracts.js';
+import { failureTypes } from '../core/failures.js';
 
 const { deliverWebhook } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

@@ -10,7 +10,7 @@ import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../cor
 import { normalizeTargetUrl, UnsafeUrlError } from '../../core/url-safety.js';
 import { egressPolicyFrom } from '../../egress/policy.js';
 import { resolveAndCheck } from '../../egress/resolve.js';
-import type { ActivityDeps } from '../index.js';
+import type { ActivityDeps } from '../deps.js';
 import { fetchText } from './fetch-text.js';
 import { failCrawl } from './finish.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate } from './frontier.js';

@@ -1,12 +1,11 @@
 /** The crawl workflow's activities. Each takes and returns ids and counters only. */
 import type { CrawlSummary } from '../../core/crawl-contracts.js';
-import type { ActivityDeps } from '../index.js';
+import type { ActivityDeps } from '../deps.js';
 import { discoverActivities } from './discover.js';
-import { deleteExpired } from './expire.js';
 import { finishCrawl, summary } from './finish.js';
 import { claimUrls, requeueClaimed } from './frontier.js';
 import { laneActivities } from './lane.js';
-import { perPageActivities } from './page.js';
+import { perPageActivities } from './per-page.js';
 
 export function crawlActivities(deps: ActivityDeps) {
   const { prisma } = deps;
@@ -19,6 +18,5 @@ export function crawlActivities(deps: ActivityDeps) {
     requeueClaimed: (crawlId: string) => requeueClaimed(prisma, crawlId),
     finishCrawl: (crawlId: string) => finishCrawl(prisma, crawlId),
     crawlSummary: (crawlId: string): Promise<CrawlSummary> => summary(prisma, crawlId),
-    deleteExpired: () => deleteExpired(prisma, deps.config.SNAPSHOT_RETENTION_DAYS, deps.config.ACTIVITY_RETENTION_DAYS),
   };
 }

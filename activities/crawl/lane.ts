@@ -13,9 +13,9 @@
  */
 import { Context } from '@temporalio/activity';
 import type { LaneInput, LaneResult } from '../../core/crawl-contracts.js';
-import type { ActivityDeps } from '../index.js';
+import type { ActivityDeps } from '../deps.js';
 import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
-import { loadCrawlPages, type CrawlPages } from './pages.js';
+import { loadCrawlPages, type CrawlPages } from './page-work.js';
 import { storeBatch, type PageOutcome } from './store.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
 import { creditCheck } from '../../core/billing-settings.js';

@@ -7,7 +7,7 @@
  * twice: the lock makes "check, then insert" safe, and unique (crawl_id, url_key) backs it up.
  */
 import type { StoredPage } from '../documents.js';
-import { writeSnapshot } from '../page/change-tracking.js';
+import { writeSnapshot } from '../pipeline/change-tracking.js';
 import { lockCrawlCredits } from '../../prisma/billing.js';
 import { meterCrawlPages } from '../usage.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
@@ -15,7 +15,7 @@ import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type Clai
 
 export type PageOutcome =
   | { kind: 'stored'; row: ClaimedUrl; document: StoredPage; candidates: Candidate[]; skips: string[]; robotsBlocked: string[] }
-  /** `code`: the failure's class (activities/page/errors.ts), or `gave_up` / `internal_error`. */
+  /** `code`: the failure's class (core/failures.ts), or `gave_up` / `internal_error`. */
   | { kind: 'failed'; row: ClaimedUrl; error: string; code: string }
   /**
    * Back to the queue, claimable again at `retryAt`. `tried`: a failed try (counts as an attempt);

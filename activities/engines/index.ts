@@ -1,6 +1,6 @@
 /** Builds the engine set from the settings: fetch always; remote when BROWSER_ENGINE_URL is set; local_browser always as the last browser. */
 import type { RequiredFor } from '../../core/config.js';
-import type { BrowserPool } from '../../browser-service/pool.js';
+import type { BrowserPool } from '../../browser/pool.js';
 import { egressPolicyFrom } from '../../egress/policy.js';
 import type { EngineSet } from './chain.js';
 import { fetchEngine } from './fetch.js';

@@ -1,6 +1,6 @@
 /** The `local_browser` engine: the worker's own Playwright pool (the same code the browser service runs). */
-import type { BrowserPool } from '../../browser-service/pool.js';
-import { RenderError, renderPage } from '../../browser-service/render.js';
+import type { BrowserPool } from '../../browser/pool.js';
+import { RenderError, renderPage } from '../../browser/render.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 
 export function localBrowserEngine(pool: BrowserPool): Engine {

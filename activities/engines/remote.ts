@@ -1,6 +1,6 @@
 /** The `remote` engine: asks the browser service (BROWSER_ENGINE_URL) to render the page. */
 import { request as undiciRequest } from 'undici';
-import type { RenderRequest, RenderResponse } from '../../browser-service/contract.js';
+import type { RenderRequest, RenderResponse } from '../../browser/contract.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 
 const kindByStatus: Record<number, EngineError['kind']> = { 403: 'blocked', 504: 'timeout', 400: 'invalid' };

@@ -9,9 +9,9 @@ import { monitorIds, type BeginCheckResult, type FinishCheckResult, type TargetR
 import { targetJob, type StoredTarget } from '../../core/monitor-targets.js';
 import { checkUrlSyntax, safetyOptionsFrom } from '../../core/url-safety.js';
 import { createJobRow } from '../../prisma/jobs.js';
-import type { ActivityDeps } from '../index.js';
-import { llmSettingsFrom } from '../page/pipeline.js';
-import { comparePages } from './pages.js';
+import type { ActivityDeps } from '../deps.js';
+import { llmSettingsFrom } from '../pipeline/pipeline.js';
+import { comparePages } from './compare.js';
 import { notifyCheck } from './notify.js';
 
 export function monitorCheckActivities(deps: ActivityDeps) {

@@ -7,7 +7,7 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../core/errors.js';
+import { invalidBody, MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/errors.js';
 import type { AppState } from '../route.js';
 
 export function jsonBody(limitBytes: number): Middleware<AppState>[] {
@@ -33,10 +33,10 @@ export function jsonBody(limitBytes: number): Middleware<AppState>[] {
     const field = tooDeep(ctx.request.body);
     if (field !== undefined) {
       const message = `nests deeper than ${MAX_JSON_DEPTH} levels`;
-      throw new ValidationError(`Invalid request body: ${field} ${message}`, [{ field, message }]);
+      throw invalidBody([{ field, message }]);
     }
     const details = oversized(ctx.request.body);
-    if (details.length) throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+    if (details.length) throw invalidBody(details);
     await next();
   };
   return [requireJson, parse, shallow];

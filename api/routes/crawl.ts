@@ -1,6 +1,6 @@
 /** POST /v1/crawl, GET /v1/crawl/{id}, DELETE /v1/crawl/{id} (and …/cancel), GET|DELETE /v1/crawl/{id}/errors (spec: "Endpoints"). */
 import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema, jobErrorsSchema } from '../../core/schemas/crawl.js';
-import { ValidationError } from '../../core/errors.js';
+import { invalidBody } from '../../core/errors.js';
 import { startCrawl } from '../crawl.js';
 import { cancelJob, isOfficialSdk, jobErrors, jobStatus, linkStyleFor, type Caller } from '../jobs.js';
 import { defineRoute, type AppContext } from '../route.js';
@@ -41,7 +41,7 @@ export const startCrawlRoute = defineRoute({
     // it, so the SDKs keep working (it is then each page's budget) and every other client gets the 400.
     if (body.scrapeOptions.timeout !== undefined && !isOfficialSdk(ctx.get('user-agent'))) {
       const message = 'is not accepted inside crawl scrapeOptions: the pages of a crawl have the server\'s SCRAPE_TIMEOUT_MS';
-      throw new ValidationError(`Invalid request body: scrapeOptions.timeout ${message}`, [{ field: 'scrapeOptions.timeout', message }]);
+      throw invalidBody([{ field: 'scrapeOptions.timeout', message }]);
     }
     ctx.body = await startCrawl(ctx.state.deps, body, caller(ctx));
   },

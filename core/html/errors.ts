@@ -37,7 +37,7 @@ export class UnreadablePdfError extends Error {
 
 /**
  * Converting the page needed more heap than a conversion may use (the convert pool's per-thread
- * limit, activities/convert-pool.ts): the same page fails the same way on a retry.
+ * limit, worker/convert-pool.ts): the same page fails the same way on a retry.
  */
 export class PageTooLargeError extends Error {
   readonly code = 'page_too_large';

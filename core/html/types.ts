@@ -59,3 +59,6 @@ export interface ProcessedPage {
   includeTagsMatchedNothing?: boolean;
   metadata: PageMetadata;
 }
+
+/** How the worker converts a page: processPage inline, or on its thread pool (worker/convert-pool.ts). */
+export type ConvertPage = (input: ProcessPageInput) => Promise<ProcessedPage>;

@@ -5,7 +5,7 @@
  * refused with a 400 naming the field; hosted-only switches are dropped. The result is validated
  * against the v1 schema by the caller, which fills in the v1 defaults.
  */
-import { ValidationError, type ErrorDetail } from '../errors.js';
+import { type ErrorDetail, invalidBody } from '../errors.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeOptionsSchema, v2ScrapeRequestSchema } from '../schemas/v2.js';
 import { FormatError, formatsFromV2, type V2Format } from './formats.js';
@@ -20,7 +20,7 @@ export type V2BatchScrapeRequest = FromSchema<typeof v2BatchScrapeRequestSchema>
 const NO_PATH_DEPTH_BOUND = 100;
 
 function fail(details: ErrorDetail[]): never {
-  throw new ValidationError(`Invalid request body: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  throw invalidBody(details);
 }
 
 /** v2 page options (scrape, batch, crawl scrapeOptions) as v1 page options; `at` prefixes field names (`scrapeOptions.`). */

@@ -1,6 +1,6 @@
 /**
  * The service the fuzzer attacks, as deployed but throwaway: PostgreSQL, Redis and the Temporal dev
- * server on free ports with data under `root`, migrations applied, worker.ts as a process of its
+ * server on free ports with data under `root`, migrations applied, worker/main.ts as a process of its
  * own, and the API in this process with the recorder (scripts/fuzz/recorder.ts) as its first
  * middleware. Settings as in production where it matters: private targets refused, every name
  * resolved only through DNS_SERVERS, which points at a closed loopback port, so each lookup fails
@@ -60,7 +60,7 @@ export async function startFuzzTarget(root: string, log: (line: string) => void)
       ...NO_RATE_LIMITS,
     };
 
-    log('starting the worker (worker.ts) ...');
+    log('starting the worker (worker/main.ts) ...');
     const worker = await startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir });
     stops.push(() => worker.stop());
 

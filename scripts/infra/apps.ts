@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../stack-config.js';
 import { spawnChild, type Child } from './child.js';
-import { projectFiles, requireProjectFile } from './project-files.js';
+import { processArgs, projectFiles, requireProjectFile } from './project-files.js';
 import { waitUntilReady } from './ready.js';
-import { WORKER_ENV, WORKER_NODE_ARGS } from './worker-launch.js';
+import { WORKER_ENV } from './worker-launch.js';
 
 const run = promisify(execFile);
 type Env = Record<string, string | undefined>;
@@ -17,14 +17,12 @@ export type AppName = (typeof appNames)[number];
 
 /** `echo` gets each output line prefixed with the name (tests pass a sink). */
 export function startApp(name: AppName, env: Env, logDir: string, pidDir: string, echo: NodeJS.WritableStream = process.stdout): Child {
-  const file = requireProjectFile(projectFiles[name], `start the ${name} process`);
-  const worker = name === 'worker';
   return spawnChild({
     name,
     command: process.execPath,
-    args: [...(worker ? WORKER_NODE_ARGS : []), '--import', 'tsx', file],
+    args: processArgs(name),
     cwd: repoRoot,
-    env: worker ? { ...env, ...WORKER_ENV } : env,
+    env: name === 'worker' ? { ...env, ...WORKER_ENV } : env,
     logFile: join(logDir, `${name}.log`),
     pidDir,
     echo,

@@ -2,8 +2,13 @@
  * Entry points of other parts of the project that the stack drives (migrations, the key CLI, the
  * three service processes). Looked up at run time so a missing or broken one is reported by
  * file name instead of as a module-resolution stack trace.
+ *
+ * The service processes are started as package.json's `start:api`, `start:worker` and
+ * `start:browser-service` scripts say (the Docker image and docker-compose.yml run the same
+ * scripts): `processArgs` reads the script and runs its `node` command line directly, without npm
+ * in between, so signals reach the process itself.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../stack-config.js';
@@ -12,9 +17,13 @@ export const projectFiles = {
   migrate: 'scripts/migrate.ts',
   keys: 'scripts/keys.ts',
   users: 'scripts/users.ts',
-  api: 'api/main.ts',
-  worker: 'worker.ts',
-  browser: 'browser-service/main.ts',
+} as const;
+
+/** The service processes, by the name the stack gives them, and their package.json scripts. */
+export const processScripts = {
+  api: 'start:api',
+  worker: 'start:worker',
+  browser: 'start:browser-service',
 } as const;
 
 export class MissingProjectFileError extends Error {
@@ -29,6 +38,21 @@ export function requireProjectFile(file: string, purpose: string): string {
   const abs = join(repoRoot, file);
   if (!existsSync(abs)) throw new MissingProjectFileError(file, purpose);
   return abs;
+}
+
+/**
+ * The Node arguments of a service process (its flags, `--import tsx`, its entry file), from its
+ * package.json script `node <args>`. `extra` flags go before the entry's. Throws naming the script
+ * or the entry file when either is missing.
+ */
+export function processArgs(name: keyof typeof processScripts, extra: readonly string[] = []): string[] {
+  const script = processScripts[name];
+  const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  const [command, ...args] = (scripts[script] ?? '').trim().split(/\s+/);
+  if (command !== 'node' || args.length === 0) throw new Error(`package.json has no "${script}" script of the form "node <flags> <entry>" (needed to start the ${name} process)`);
+  const entry = args.pop()!;
+  requireProjectFile(entry, `start the ${name} process`);
+  return [...extra, ...args, entry];
 }
 
 /** `applyMigrations(databaseUrl)` from scripts/migrate.ts. */

@@ -1,14 +1,15 @@
 /**
  * A throwaway stack for benches and fuzzing (not `up`, not the test suite): settings on freshly
  * started servers with secrets of its own, a task queue of its own and rate limits off, and
- * worker.ts as a process.
+ * the worker (worker/main.ts) as a process.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeWorkflowBundle } from '../bundle-workflows.js';
 import { inheritedEnv, repoRoot } from '../stack-config.js';
-import { WORKER_ENV, WORKER_NODE_ARGS } from './worker-launch.js';
+import { processArgs } from './project-files.js';
+import { WORKER_ENV } from './worker-launch.js';
 import { spawnChild, type Child } from './child.js';
 import { waitUntilReady } from './ready.js';
 
@@ -61,7 +62,7 @@ export function throwawayEnv(name: string, servers: ThrowawayServers, apiUrl = '
 const bundles = new Map<string, Promise<string>>();
 
 /**
- * worker.ts as deployed (worker-launch.ts: its Node flags and environment; a workflow bundle built
+ * The worker as deployed (package.json's start:worker and worker-launch.ts's environment; a workflow bundle built
  * once per run, next to the log), in a process of its own; ready once it logs that it polls.
  */
 export async function startWorkerProcess(options: { env: Record<string, string | undefined>; logFile: string; pidDir: string; nodeArgs?: string[]; name?: string }): Promise<Child> {
@@ -71,7 +72,7 @@ export async function startWorkerProcess(options: { env: Record<string, string |
   const child = spawnChild({
     name: options.name ?? 'worker',
     command: process.execPath,
-    args: [...WORKER_NODE_ARGS, ...(options.nodeArgs ?? []), '--import', 'tsx', 'worker.ts'],
+    args: processArgs('worker', options.nodeArgs),
     cwd: repoRoot,
     env: { PATH: inheritedEnv().PATH, ...WORKER_ENV, WORKFLOW_BUNDLE_PATH: await bundles.get(bundle), ...env, LOG_LEVEL: 'info' },
     logFile,

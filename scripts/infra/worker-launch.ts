@@ -1,6 +1,7 @@
 /**
- * How a worker process is started, in one place for `up`, the benches and the Docker setup (whose
- * docker-compose.yml repeats these values): Node flags and environment that keep its memory down
+ * How a worker process is started: its Node flags (package.json's `start:worker`, which `up`, the
+ * benches, the Docker image and docker-compose.yml all run) and its environment (here; compose
+ * repeats it), chosen to keep its memory down
  * (measured with bench/worker-memory.ts on a 2,000-page crawl at WORKER_CONCURRENCY 16), and a
  * workflow bundle built beforehand (scripts/bundle-workflows.ts).
  */
@@ -12,7 +13,7 @@
  * faster (426-451 pages/s against 390-409, 3.9-4.0 ms of CPU per page against 4.2-4.3: less is
  * live at each scavenge), a scrape's CPU the same. `--heap-growing-percent` is refused in
  * NODE_OPTIONS, so these go on the command line. They apply to every thread: a convert thread's
- * own young-generation limit (activities/convert-pool.ts) gives way to them.
+ * own young-generation limit (worker/convert-pool.ts) gives way to them.
  *
  * One V8 helper thread instead of four (`--v8-pool-size=1`): the helpers run the garbage
  * collector's parallel and concurrent work for every isolate (main thread and convert threads),
@@ -21,7 +22,6 @@
  * wall time per page instead of 2.3); a scrape's CPU ~0.7 ms lower, crawls as fast or faster, the
  * same peak memory (bench/scrape.ts, bench/crawl.ts).
  */
-export const WORKER_NODE_ARGS = ['--max-semi-space-size=2', '--heap-growing-percent=30', '--v8-pool-size=1'] as const;
 
 /** glibc malloc: two arenas, and freed memory returned to the system sooner (peak −20 to −50 MiB). */
 export const WORKER_ENV = {

@@ -1,4 +1,4 @@
-/** The real worker entry (worker.ts) as a child process, so a test can kill it like a crash would. */
+/** The real worker entry (worker/main.ts) as a child process, so a test can kill it like a crash would. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ export interface WorkerProcess {
 
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   let output = '';
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(root, 'worker.ts')], {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(root, 'worker/main.ts')], {
     cwd: mkdtempSync(join(tmpdir(), 'worker-')),
     env: { PATH: process.env.PATH ?? '', ...testEnv({ LOG_LEVEL: 'info', ...env }) },
     stdio: ['ignore', 'pipe', 'pipe'],

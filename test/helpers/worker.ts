@@ -1,12 +1,12 @@
 /** A real worker in the test process, on its own task queue, against the test Temporal server. */
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, type WorkflowBundle } from '@temporalio/worker';
-import { convertInline } from '../../activities/convert.js';
+import { convertInline } from '../../worker/convert-pool.js';
 import { createEngineSet } from '../../activities/engines/index.js';
-import { startBrowserRuntime } from '../../browser-service/runtime.js';
+import { startBrowserRuntime } from '../../browser/runtime.js';
 import { createLogger } from '../../core/log.js';
 import { createPrisma } from '../../prisma/client.js';
-import { bundleWorkflows, createWorker } from '../../worker.js';
+import { bundleWorkflows, createWorker } from '../../worker/main.js';
 import { testConfig } from './env.js';
 
 let bundle: Promise<WorkflowBundle> | undefined;

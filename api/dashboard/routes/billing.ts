@@ -3,7 +3,7 @@
  * and the provider's customer portal for admins (README "Billing"). With billing off, the page
  * says usage is unlimited.
  */
-import { ApiError, ValidationError } from '../../../core/errors.js';
+import { ApiError, invalidBody } from '../../../core/errors.js';
 import { accountCredits } from '../../billing/credits.js';
 import type { BillingProvider } from '../../billing/polar.js';
 import type { BillingSettings } from '../../../core/billing-settings.js';
@@ -45,7 +45,7 @@ export function billingRoutes(billing: Billing | undefined) {
       body: { type: 'object', additionalProperties: false, required: ['productId'], properties: { productId: { type: 'string', minLength: 1, maxLength: 200 } } },
       async handler(ctx, { body, session }) {
         if (!billing) throw new ApiError(404, 'billing_off', 'Billing is off on this server.');
-        if (!billing.settings.plans.has(body.productId)) throw new ValidationError('Invalid request body: productId is not one of the plans', [{ field: 'productId', message: 'is not one of the plans (BILLING_PLANS)' }]);
+        if (!billing.settings.plans.has(body.productId)) throw invalidBody([{ field: 'productId', message: 'is not one of the plans (BILLING_PLANS)' }]);
         try {
           return { url: await billing.provider.checkoutUrl(session.account.id, body.productId) };
         } catch (err) {

@@ -1,5 +1,5 @@
 /** API keys of the signed-in account: list, create (the full key is in this one answer), revoke. */
-import { NotFoundError, ValidationError } from '../../../core/errors.js';
+import { invalidBody, NotFoundError } from '../../../core/errors.js';
 import { createKey, listKeys, revokeKey } from '../../keys-store.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody, idParams } from '../define.js';
@@ -33,7 +33,7 @@ export const keyRoutes = [
     async handler(ctx, { body, session }) {
       const { prisma, config } = ctx.state.deps;
       const name = body.name.trim();
-      if (!name) throw new ValidationError('Invalid request body: name must not be blank', [{ field: 'name', message: 'must not be blank' }]);
+      if (!name) throw invalidBody([{ field: 'name', message: 'must not be blank' }]);
       const { id, key, prefix } = await createKey(prisma, name, config.API_KEY_PEPPER, session.account.id);
       return { id, name, prefix, key };
     },

@@ -5,7 +5,8 @@
  * ACTIVITY_RETENTION_DAYS; ended dashboard sessions and lapsed invites. Run by the expire-data
  * Temporal Schedule.
  */
-import type { PrismaClient } from '../../prisma/client.js';
+import type { PrismaClient } from '../prisma/client.js';
+import type { ActivityDeps } from './deps.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,4 +29,9 @@ export async function deleteExpired(
   const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: now } } });
   await prisma.invite.deleteMany({ where: { acceptedAt: null, expiresAt: { lt: now } } });
   return { documents: documents.count, crawls: crawls.count, snapshots: snapshots.count, changes: changes.count, checks, requests: requests.count, sessions: sessions.count };
+}
+
+/** The expire-data Schedule's activity (workflows/expire.ts). */
+export function expiryActivities(deps: ActivityDeps) {
+  return { deleteExpired: () => deleteExpired(deps.prisma, deps.config.SNAPSHOT_RETENTION_DAYS, deps.config.ACTIVITY_RETENTION_DAYS) };
 }

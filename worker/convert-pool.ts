@@ -14,9 +14,12 @@ import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { InvalidSelectorError, PageTooLargeError, UnreadablePdfError, UnsupportedContentTypeError } from '../core/html/errors.js';
-import type { ProcessPageInput } from '../core/html/types.js';
-import type { ConvertPage } from './convert.js';
+import { processPage } from '../core/html/index.js';
+import type { ConvertPage, ProcessPageInput } from '../core/html/types.js';
 import type { ThreadError, ThreadReply } from './convert-thread.js';
+
+/** processPage on the calling thread (tests, benches). */
+export const convertInline: ConvertPage = async (input) => processPage(input);
 
 export interface ConvertPool {
   /**

@@ -3,30 +3,25 @@
  * API answers without reading it back). A fetch that failed is tried once more after 300 ms if the
  * caller's budget allows; refused URLs, impossible requests and unconvertible bodies never are.
  */
-import { failureTypes, type ScrapeInput, type ScrapeRefusal, type ScrapeResult } from '../../core/contracts.js';
-import { toPublicDocument } from '../../core/document.js';
-import { normalizeTargetUrl } from '../../core/url-safety.js';
-import { storeScrapeDocument } from '../documents.js';
-import type { ActivityDeps } from '../index.js';
-import { FetchFailedError, InvalidPageRequestError, PageTimeoutError, UnconvertibleContentError, UnsafeTargetError } from '../page/errors.js';
+import type { ScrapeInput, ScrapeRefusal, ScrapeResult } from '../core/contracts.js';
+import { toPublicDocument } from '../core/document.js';
+import { normalizeTargetUrl } from '../core/url-safety.js';
+import { storeScrapeDocument } from '../activities/documents.js';
+import type { ActivityDeps } from '../activities/deps.js';
+import { FetchFailedError, PageError, UnsafeTargetError } from '../core/failures.js';
 
 const RETRY_AFTER_MS = 300;
 
-/** A failed scrape as the endpoint reports it: its type decides the API's answer (api/scrape-workers.ts). */
+/** A failed scrape as the endpoint reports it: the failure's status, and its type, which decides the API's answer (core/failures.ts). */
 export class ScrapeRefused extends Error {
-  constructor(readonly refusal: ScrapeRefusal) {
-    super(refusal.message);
+  readonly refusal: ScrapeRefusal;
+  readonly status: number;
+  constructor(failure: PageError) {
+    super(failure.message);
     this.name = 'ScrapeRefused';
+    this.refusal = { type: failure.type, message: failure.message };
+    this.status = failure.status;
   }
-}
-
-function refusalOf(err: unknown): ScrapeRefusal | undefined {
-  if (err instanceof UnsafeTargetError) return { type: failureTypes.unsafeUrl, message: err.message };
-  if (err instanceof InvalidPageRequestError) return { type: failureTypes.invalidRequest, message: err.message };
-  if (err instanceof PageTimeoutError) return { type: failureTypes.timeout, message: err.message };
-  if (err instanceof UnconvertibleContentError) return { type: failureTypes.unconvertible, message: err.message };
-  if (err instanceof FetchFailedError) return { type: failureTypes.allEnginesFailed, message: err.message };
-  return undefined;
 }
 
 export async function scrapeOnce(deps: ActivityDeps, input: ScrapeInput, signal: AbortSignal): Promise<ScrapeResult> {
@@ -35,7 +30,7 @@ export async function scrapeOnce(deps: ActivityDeps, input: ScrapeInput, signal:
   try {
     target = normalizeTargetUrl(input.url);
   } catch (err) {
-    throw new ScrapeRefused({ type: failureTypes.unsafeUrl, message: (err as Error).message });
+    throw new ScrapeRefused(new UnsafeTargetError((err as Error).message));
   }
   for (let attempt = 1; ; attempt++) {
     try {
@@ -56,9 +51,8 @@ export async function scrapeOnce(deps: ActivityDeps, input: ScrapeInput, signal:
       const row = { ...document, markdown: document.markdown ?? null, html: document.html ?? null, rawHtml: document.rawHtml ?? null, links: document.links ?? null, screenshot: document.screenshot ?? null, extract: document.extract ?? null, changeTracking: document.changeTracking ?? null };
       return { documentId, ...(document.warning ? { warning: document.warning } : {}), data: toPublicDocument(row, input.options.formats) };
     } catch (err) {
-      const refusal = refusalOf(err);
-      const again = refusal?.type === failureTypes.allEnginesFailed && attempt === 1 && Date.now() + RETRY_AFTER_MS < input.deadline && !signal.aborted;
-      if (!again) throw refusal ? new ScrapeRefused(refusal) : err;
+      const again = err instanceof FetchFailedError && attempt === 1 && Date.now() + RETRY_AFTER_MS < input.deadline && !signal.aborted;
+      if (!again) throw err instanceof PageError ? new ScrapeRefused(err) : err;
       await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
     }
   }

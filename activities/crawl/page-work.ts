@@ -2,14 +2,14 @@
  * One crawl's page work, as lanes (and the per-page activity of older workflow runs) do it: a claimed
  * URL goes through the page pipeline, its links through the crawl's admission rules, and the result
  * becomes an outcome for the batch store (./store.ts). Failures are sorted by their class
- * (activities/page/errors.ts): final ones fail the page, retryable ones come back after a backoff up
+ * (core/failures.ts): final ones fail the page, retryable ones come back after a backoff up
  * to PAGE_FETCH_ATTEMPTS, and a site that asks us to slow down pauses the whole crawl.
  * Also sends crawl.page webhook deliveries for stored documents (an outbox: `page_event_sent`).
  */
 import { crawlDelivery } from '../../core/crawl-contracts.js';
-import type { ActivityDeps } from '../index.js';
+import type { ActivityDeps } from '../deps.js';
 import { startDeliveryOnce } from '../webhooks.js';
-import { PageError, ThrottledError } from '../page/errors.js';
+import { PageError, ThrottledError } from '../../core/failures.js';
 import { pauseCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 import { jobOf } from './job.js';
 import { documentIdFor, type PageOutcome } from './store.js';

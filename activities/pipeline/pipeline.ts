@@ -11,7 +11,7 @@ import type { PageOptions } from '../../core/schemas/scrape.js';
 import { timeoutSignal } from '../../core/timeout-signal.js';
 import { urlKey } from '../../core/url-key.js';
 import { UnsafeUrlError } from '../../core/url-safety.js';
-import type { ConvertPage } from '../convert.js';
+import type { ConvertPage } from '../../core/html/types.js';
 import type { StoredPage } from '../documents.js';
 import { AllEnginesFailedError, isThrottle, runEngines, type EngineSet } from '../engines/chain.js';
 import { EngineError, type EngineResult } from '../engines/types.js';
@@ -19,7 +19,7 @@ import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extrac
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { trackChanges, type SnapshotWrite } from './change-tracking.js';
-import { FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from './errors.js';
+import { FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
 
 export interface PageJob {
   /** The URL to fetch, normalised. The engines check it (and every redirect hop) against the egress policy. */

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePage } from '../bench/html-fixture.js';
 import { InvalidSelectorError, PageTooLargeError, UnsupportedContentTypeError } from '../core/html/errors.js';
 import type { PageFormat, ProcessPageInput } from '../core/html/types.js';
-import { convertInline } from './convert.js';
-import { createConvertPool, defaultConvertThreads, type ConvertPool } from './convert-pool.js';
+import { convertInline, createConvertPool, defaultConvertThreads, type ConvertPool } from './convert-pool.js';
 
 const url = 'https://example.com/articles/bench';
 const allFormats = new Set<PageFormat>(['markdown', 'html', 'rawHtml', 'links']);

@@ -6,19 +6,20 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
-import { createConvertPool, defaultConvertThreads } from './activities/convert-pool.js';
-import { createEngineSet } from './activities/engines/index.js';
-import { startBrowserRuntime } from './browser-service/runtime.js';
-import { activityDeps, createActivities, type WorkerDeps } from './activities/index.js';
-import { startScrapeService } from './activities/scrape/server.js';
-import { loadConfigOrExit, secretNames, type RequiredFor } from './core/config.js';
-import { createLogger } from './core/log.js';
-import { pagesQueue } from './core/contracts.js';
-import { laneSlots } from './core/crawl/lanes.js';
-import { temporalConnectionOptions } from './core/temporal-options.js';
-import { createPrisma } from './prisma/client.js';
+import { createConvertPool, defaultConvertThreads } from './convert-pool.js';
+import { createEngineSet } from '../activities/engines/index.js';
+import { startBrowserRuntime } from '../browser/runtime.js';
+import { activityDeps, type WorkerDeps } from '../activities/deps.js';
+import { createActivities } from '../activities/index.js';
+import { startScrapeService } from './scrape-endpoint.js';
+import { loadConfigOrExit, secretNames, type RequiredFor } from '../core/config.js';
+import { createLogger } from '../core/log.js';
+import { pagesQueue } from '../core/contracts.js';
+import { laneSlots } from '../core/crawl/lanes.js';
+import { temporalConnectionOptions } from '../core/temporal-options.js';
+import { createPrisma } from '../prisma/client.js';
 
-const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Workflow sources use ESM `.js` specifiers for `.ts` files; teach the bundler to map them. */
 export async function bundleWorkflows(): Promise<WorkflowBundle> {
@@ -36,7 +37,7 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
 export const LIGHT_ACTIVITY_SLOTS = 32;
 
 /**
- * The worker's two pollers (and its scrape endpoint, activities/scrape/server.ts): the main task queue (workflows, light
+ * The worker's two pollers (and its scrape endpoint, worker/scrape-endpoint.ts): the main task queue (workflows, light
  * activities) and `<queue>-pages` (crawl page lanes). A worker holds at most laneSlots(WORKER_CONCURRENCY)
  * lanes, so a crawl's lanes spread over workers, and its page slots (WORKER_CONCURRENCY) bound the
  * pages in flight across all of them. Pages get their own queue so lanes never take the slots a

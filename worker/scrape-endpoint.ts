@@ -12,22 +12,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
-import { failureTypes, SCRAPE_ANNOUNCE_MS, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRefusal } from '../../core/contracts.js';
-import { announcement } from '../../core/scrape-announcement.js';
-import type { ActivityDeps } from '../index.js';
-import { PageSlots } from '../page/slots.js';
-import { scrapeOnce, ScrapeRefused } from './page.js';
+import { SCRAPE_ANNOUNCE_MS, SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput } from '../core/contracts.js';
+import { failureTypes } from '../core/failures.js';
+import { announcement } from '../core/scrape-announcement.js';
+import type { ActivityDeps } from '../activities/deps.js';
+import { PageSlots } from '../activities/pipeline/slots.js';
+import { scrapeOnce, ScrapeRefused } from './scrape.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
-
-const statusOf: Record<ScrapeRefusal['type'], number> = {
-  [failureTypes.unsafeUrl]: 400,
-  [failureTypes.invalidRequest]: 400,
-  [failureTypes.timeout]: 408,
-  [failureTypes.allEnginesFailed]: 502,
-  [failureTypes.unconvertible]: 502,
-  internal: 500,
-};
 
 export interface ScrapeService {
   url: string;
@@ -80,7 +72,7 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string):
       send(res, 200, await scrapeOnce(deps, input, abandoned.signal));
     } catch (err) {
       if (abandoned.signal.aborted) return;
-      if (err instanceof ScrapeRefused) return send(res, statusOf[err.refusal.type], err.refusal);
+      if (err instanceof ScrapeRefused) return send(res, err.status, err.refusal);
       // The exception's own words stay in the worker's log: callers get ours.
       log.error('scrape failed inside the worker', { scrapeId: input.scrapeId, error: (err as Error).message, stack: (err as Error).stack });
       send(res, 500, { type: 'internal', message: `The worker hit an unexpected error (its log has the details under scrape id ${input.scrapeId})` });

@@ -6,9 +6,9 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { CrawlPageInput, CrawlPageResult } from '../../core/crawl-contracts.js';
-import type { ActivityDeps } from '../index.js';
+import type { ActivityDeps } from '../deps.js';
 import type { ClaimedUrl } from './frontier.js';
-import { loadCrawlPages } from './pages.js';
+import { loadCrawlPages } from './page-work.js';
 import { storeBatch, type PageOutcome } from './store.js';
 import { creditCheck } from '../../core/billing-settings.js';
 
