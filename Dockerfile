@@ -23,6 +23,7 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
 COPY egress ./egress
+COPY jobs ./jobs
 COPY browser ./browser
 COPY browser-service ./browser-service
 COPY prisma ./prisma

@@ -1,7 +1,7 @@
 /**
  * Starting a batch scrape: every URL checked (invalid ones are a 400 naming `urls[i]`, or listed in
  * `invalidURLs` with ignoreInvalidURLs), then the row with its URLs as the frontier, and the
- * `batchScrape` workflow: a crawl without discovery (api/jobs.ts).
+ * `batchScrape` workflow: a crawl without discovery (jobs/start.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { webhooksOf } from '../core/crawl-contracts.js';
@@ -11,7 +11,9 @@ import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { batchFrontier } from '../core/batch-urls.js';
 import { safetyOptionsFrom } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
-import { jobUrl, startJob, type ApiVersion, type Caller, type LinkStyle } from './jobs.js';
+import type { Caller } from '../jobs/deps.js';
+import { jobUrl, type ApiVersion, type LinkStyle } from '../jobs/read.js';
+import { startJob } from '../jobs/start.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 
 export interface BatchStarted {

@@ -1,4 +1,4 @@
-/** Starting a crawl: options checked, the seed checked, then the row and the workflow (api/jobs.ts). */
+/** Starting a crawl: options checked, the seed checked, then the row and the workflow (jobs/start.ts). */
 import { randomUUID } from 'node:crypto';
 import { webhooksOf } from '../core/crawl-contracts.js';
 import { invalidBody, UrlNotAllowedError } from '../core/errors.js';
@@ -6,7 +6,8 @@ import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { checkUrlSyntax, type SafetyOptions, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
-import { startJob, type Caller } from './jobs.js';
+import type { Caller } from '../jobs/deps.js';
+import { startJob } from '../jobs/start.js';
 import { patternProblems } from './patterns.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 

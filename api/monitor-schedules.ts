@@ -10,7 +10,7 @@ import { temporalCron } from '../core/monitor-schedule.js';
 import { monitorIds, type MonitorCheckInput } from '../core/monitor-contracts.js';
 import type { Monitor } from '../prisma/client.js';
 import type { ApiDeps } from './deps.js';
-import { START_DEADLINE_MS } from './run-workflow.js';
+import { START_DEADLINE_MS } from '../core/temporal-options.js';
 
 function options(deps: ApiDeps, monitor: Pick<Monitor, 'id' | 'cron' | 'timezone' | 'status' | 'pausedReason' | 'name'>) {
   const { config } = deps;

@@ -5,13 +5,12 @@
  */
 import type { Workflow } from '@temporalio/client';
 import type { ApiError } from '../core/errors.js';
+import { START_DEADLINE_MS } from '../core/temporal-options.js';
 import type { ApiDeps } from './deps.js';
 import { toApiError } from './temporal-errors.js';
 
 /** Time the API gives Temporal and the worker beyond the page budget, to hand over the answer. */
 const HANDOFF_MS = 2000;
-/** Starting a workflow takes milliseconds; past this Temporal is unreachable and the caller gets a 503 (the client would otherwise retry for ~20 s). */
-export const START_DEADLINE_MS = 5000;
 
 export async function runWorkflowWithin<W extends Workflow>(
   deps: ApiDeps,

@@ -12,7 +12,7 @@ import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js'
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
 import { webhookUrlProblems } from './webhook-urls.js';
-import { START_DEADLINE_MS } from './run-workflow.js';
+import { START_DEADLINE_MS } from '../core/temporal-options.js';
 
 export interface ScrapeRequest extends PageOptions {
   url: string;

@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultConvertThreads } from '../worker/convert-pool.js';
-import { workflowIds } from '../core/contracts.js';
+import { kinds } from '../jobs/kinds.js';
 import { processPage } from '../core/html/index.js';
 import type { CrawlStatusBody } from '../core/schemas/crawl.js';
 import { installSignalCleanup, logTail } from '../scripts/infra/child.js';
@@ -241,7 +241,7 @@ async function ours(site: SiteProcess, root: string): Promise<{ result: SideResu
     const memory = rss.stop();
     await checkStored(stack, measured.id, measured.status, PAGES);
     await checkFetchedOnce(site, '/site/', PAGES, 'our crawl');
-    const breakdown = await crawlBreakdown(stack.temporal, workflowIds.crawl(measured.id));
+    const breakdown = await crawlBreakdown(stack.temporal, kinds.crawl.workflowId(measured.id));
     return {
       result: { wallMs: measured.wallMs, pagesPerSec: PAGES / (measured.wallMs / 1000), cpuPerPage, threads, otherLoad: Math.max(0, others) / (availableParallelism() * measured.wallMs), steal: (machineAfter.steal - machineBefore.steal) / (availableParallelism() * measured.wallMs), startRssKiB: memory.firstKiB, peakRssKiB: memory.peakKiB, hwmKiB: memory.hwmKiB },
       breakdown,

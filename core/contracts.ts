@@ -1,5 +1,5 @@
 /**
- * What both sides of Temporal agree on: workflow-id formats, inputs and outputs, failure types.
+ * What both sides of Temporal agree on: workflow-id formats (a job's are in jobs/kinds.ts), inputs and outputs, failure types.
  * API, worker and tests import these; nobody retypes them.
  */
 import type { PublicDocument } from './document.js';
@@ -9,8 +9,6 @@ import type { PageOptions } from './schemas/scrape.js';
 
 export const workflowIds = {
   scrape: (scrapeId: string) => `scrape-${scrapeId}`,
-  crawl: (crawlId: string) => `crawl-${crawlId}`,
-  batchScrape: (batchId: string) => `batch-scrape-${batchId}`,
   map: (mapId: string) => `map-${mapId}`,
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
 } as const;

@@ -5,7 +5,13 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { JobEventKind, WebhookDelivery, WebhookEvent } from './contracts.js';
 
-export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+/** A job's kind (the `crawl.kind` column): a crawl, or a batch scrape (a crawl without discovery). jobs/kinds.ts says what differs. */
+export const jobKinds = ['crawl', 'batch_scrape'] as const;
+export type JobKind = (typeof jobKinds)[number];
+
+/** A job's status, of any kind (the spec's crawl states, shared/spec/interface.md "States and transitions"; the `crawl.status` CHECK). */
+export const jobStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof jobStatuses)[number];
 
 /** Registered on the dev server by scripts/infra/temporal.ts; a production cluster needs them created once (README). */
 export const crawlSearchAttributes = {
@@ -27,7 +33,7 @@ export interface CrawlWebhookContext {
   /** Only these events (the hosted API's webhook.events); all when absent. `completed` also covers cancelled. */
   events?: ('started' | 'page' | 'completed' | 'failed')[];
   /** `crawl` or `batch_scrape`: the events' prefix. Absent in workflow inputs recorded before batch scrapes: crawl. */
-  kind?: 'crawl' | 'batch_scrape';
+  kind?: JobKind;
 }
 
 /** The webhook options of a crawl or batch request: `webhookUrls` + `webhookMetadata`, and the hosted API's `webhook`. */
@@ -38,7 +44,7 @@ export interface WebhookOptions {
 }
 
 /** The receivers of a job's events, or undefined when it has none. `webhook`'s headers and events apply to all its URLs. */
-export function webhooksOf(crawlId: string, kind: 'crawl' | 'batch_scrape', options: WebhookOptions): CrawlWebhookContext | undefined {
+export function webhooksOf(crawlId: string, kind: JobKind, options: WebhookOptions): CrawlWebhookContext | undefined {
   const hosted = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook;
   const urls = [...(options.webhookUrls ?? []), ...(hosted ? [hosted.url] : [])];
   if (urls.length === 0) return undefined;
@@ -121,7 +127,7 @@ export interface DiscoveryResult {
 }
 
 export interface CrawlSummary {
-  status: CrawlStatus;
+  status: JobStatus;
   completed: number;
   total: number;
   failed: number;

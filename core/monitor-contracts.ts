@@ -1,4 +1,5 @@
 /** What the API, the monitor workflow and its activities agree on (README "Monitors"). */
+import type { JobKind } from './crawl-contracts.js';
 
 export const monitorIds = {
   /** The monitor's Temporal Schedule. */
@@ -17,13 +18,13 @@ export interface MonitorCheckInput {
 }
 
 export type BeginCheckResult =
-  | { outcome: 'run'; checkId: string; targets: { id: string; kind: 'crawl' | 'batch_scrape' }[] }
+  | { outcome: 'run'; checkId: string; targets: { id: string; kind: JobKind }[] }
   /** Gone (deleted), paused because its API key was revoked, or skipped because a check was running. */
   | { outcome: 'gone' | 'revoked' | 'skipped'; checkId?: string };
 
 export interface TargetRun {
   targetId: string;
-  kind: 'crawl' | 'batch_scrape';
+  kind: JobKind;
   jobId: string;
   /** The job's end: completed, failed, cancelled; `error` when its workflow failed. */
   status: string;

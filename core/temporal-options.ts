@@ -5,6 +5,9 @@
  */
 import type { Config } from './config.js';
 
+/** Starting a workflow takes milliseconds; past this Temporal is unreachable and the caller gets a 503 (the client would otherwise retry for ~20 s). */
+export const START_DEADLINE_MS = 5000;
+
 export interface TemporalConnectionOptions {
   address: string;
   tls?: {

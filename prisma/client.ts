@@ -15,19 +15,12 @@ export function createPrisma(databaseUrl: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 }) });
 }
 
-// Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step.
+// Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step
+// (`crawl.status` and `crawl.kind`: jobStatuses and jobKinds in core/crawl-contracts.ts).
 
-/** `crawl.status`, the spec's crawl job states (shared/spec/interface.md, "States and transitions"). */
 /** app_user.role and invite.role. */
 export const userRoles = ['admin', 'member'] as const;
 export type UserRole = (typeof userRoles)[number];
-
-export const crawlStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as const;
-export type CrawlStatus = (typeof crawlStatuses)[number];
-
-/** `crawl.kind`: a crawl, or a batch scrape (a crawl without discovery). */
-export const crawlKinds = ['crawl', 'batch_scrape'] as const;
-export type CrawlKind = (typeof crawlKinds)[number];
 
 /** `crawl_url.status`: queued → claimed (leased by a page activity) → done | failed; dropped when cancelled. */
 export const crawlUrlStatuses = ['queued', 'claimed', 'done', 'failed', 'dropped'] as const;

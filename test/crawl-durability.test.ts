@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection, WorkflowClient } from '@temporalio/client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { workflowIds } from '../core/contracts.js';
+import { kinds } from '../jobs/kinds.js';
 import { freePort } from '../scripts/infra/ready.js';
 import { startTemporal } from '../scripts/infra/temporal.js';
 import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
@@ -83,7 +83,7 @@ describe('crawl durability', () => {
     cleanups.push(() => connection.close());
     const client = new WorkflowClient({ connection });
     const identities = new Set<string>();
-    for await (const run of client.list({ query: `WorkflowId = '${workflowIds.crawl(id)}'` })) {
+    for await (const run of client.list({ query: `WorkflowId = '${kinds.crawl.workflowId(id)}'` })) {
       const history = await client.getHandle(run.workflowId, run.runId).fetchHistory();
       for (const e of history.events ?? []) if (e.activityTaskStartedEventAttributes?.identity) identities.add(e.activityTaskStartedEventAttributes.identity);
     }
@@ -109,7 +109,7 @@ describe('crawl lanes over many runs', () => {
     expect(sequences.map((d) => d.sequence)).toEqual([...Array(300).keys()]);
     const client = stack.api.deps.temporal;
     const runs: string[] = [];
-    for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowIds.crawl(id)}'` })) runs.push(run.status.name);
+    for await (const run of client.workflow.list({ query: `WorkflowId = '${kinds.crawl.workflowId(id)}'` })) runs.push(run.status.name);
     expect(runs.length).toBeGreaterThan(1);
     expect(runs.filter((r) => r === 'CONTINUED_AS_NEW')).toHaveLength(runs.length - 1);
   }, 300_000);
@@ -139,7 +139,7 @@ describe('crawl scale', () => {
     cleanups.push(() => connection.close());
     const client = new WorkflowClient({ connection });
     let events = 0;
-    for await (const run of client.list({ query: `WorkflowId = '${workflowIds.crawl(id)}'` })) events += run.historyLength;
+    for await (const run of client.list({ query: `WorkflowId = '${kinds.crawl.workflowId(id)}'` })) events += run.historyLength;
     // Page lanes: a few events per lane run, not per page (the target is at most 0.5 per page).
     expect(events).toBeLessThan(5_000);
   }, 1_000_000);

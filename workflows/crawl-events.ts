@@ -5,7 +5,7 @@
  */
 import { ParentClosePolicy, setCurrentDetails, startChild, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { crawlDelivery, crawlSearchAttributes, type CrawlStatus, type CrawlSummary, type CrawlWebhookContext } from '../core/crawl-contracts.js';
+import { crawlDelivery, crawlSearchAttributes, type JobStatus, type CrawlSummary, type CrawlWebhookContext } from '../core/crawl-contracts.js';
 import { workflowIds, type JobEventKind } from '../core/contracts.js';
 import { deliverWebhooks } from './webhooks.js';
 
@@ -24,7 +24,7 @@ export async function notify(hooks: CrawlWebhookContext | undefined, what: JobEv
   }
 }
 
-export function publish(status: CrawlStatus, pagesDone: number): void {
+export function publish(status: JobStatus, pagesDone: number): void {
   upsertSearchAttributes([
     { key: crawlSearchAttributes.status, value: status },
     { key: crawlSearchAttributes.pagesDone, value: pagesDone },

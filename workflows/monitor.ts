@@ -7,7 +7,7 @@
 import { executeChild, proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { crawlSearchAttributes, type CrawlSummary } from '../core/crawl-contracts.js';
-import { workflowIds } from '../core/contracts.js';
+import { kinds, startAttributes } from '../jobs/kinds.js';
 import type { FinishCheckResult, MonitorCheckInput, TargetRun } from '../core/monitor-contracts.js';
 
 const acts = proxyActivities<Activities>({
@@ -31,16 +31,11 @@ export async function monitorCheck(input: MonitorCheckInput): Promise<FinishChec
       const jobId = uuid4();
       try {
         const job = await acts.startTargetJob({ monitorId, targetId: target.id, jobId });
-        const summary: CrawlSummary = await executeChild(target.kind === 'crawl' ? 'crawl' : 'batchScrape', {
-          workflowId: target.kind === 'crawl' ? workflowIds.crawl(jobId) : workflowIds.batchScrape(jobId),
+        const { workflowType, workflowId } = kinds[target.kind];
+        const summary: CrawlSummary = await executeChild(workflowType, {
+          workflowId: workflowId(jobId),
           args: [{ crawlId: jobId }],
-          typedSearchAttributes: [
-            { key: crawlSearchAttributes.monitorId, value: monitorId },
-            { key: crawlSearchAttributes.status, value: 'scraping' },
-            { key: crawlSearchAttributes.seedHost, value: job.seedHost },
-            { key: crawlSearchAttributes.apiKeyId, value: job.apiKeyId },
-            { key: crawlSearchAttributes.pagesDone, value: 0 },
-          ],
+          typedSearchAttributes: startAttributes({ monitorId, seedHost: job.seedHost, apiKeyId: job.apiKeyId }),
           staticSummary: `Check ${checkId} of monitor ${monitorId}, target ${target.id}`,
         });
         return { targetId: target.id, kind: target.kind, jobId, status: summary.status, ...(summary.error ? { error: summary.error } : {}) };

@@ -14,7 +14,7 @@ import type { ActivityDeps } from '../deps.js';
 import { fetchText } from './fetch-text.js';
 import { failCrawl } from './finish.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
-import { jobPace } from './job.js';
+import { jobPace } from '../../jobs/options.js';
 import { rulesFor } from './rules.js';
 import { gatherSitemapUrls } from './sitemaps.js';
 

@@ -4,13 +4,13 @@
  * `failed` when it stored no page at all and its seed failed, a batch scrape when it stored no page
  * at all (see README "Crawl states").
  */
-import type { CrawlStatus, CrawlSummary } from '../../core/crawl-contracts.js';
+import type { JobStatus, CrawlSummary } from '../../core/crawl-contracts.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { lockCrawl } from './frontier.js';
 
 export async function summary(prisma: PrismaClient, crawlId: string): Promise<CrawlSummary> {
   const c = await prisma.crawl.findUniqueOrThrow({ where: { id: crawlId } });
-  return { status: c.status as CrawlStatus, completed: c.completed, total: c.total, failed: c.failed, skipped: c.skipped as Record<string, number>, ...(c.error ? { error: c.error } : {}) };
+  return { status: c.status as JobStatus, completed: c.completed, total: c.total, failed: c.failed, skipped: c.skipped as Record<string, number>, ...(c.error ? { error: c.error } : {}) };
 }
 
 export async function finishCrawl(prisma: PrismaClient, crawlId: string): Promise<CrawlSummary | { pending: true }> {

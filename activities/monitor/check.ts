@@ -8,7 +8,7 @@ import { batchFrontier } from '../../core/batch-urls.js';
 import { monitorIds, type BeginCheckResult, type FinishCheckResult, type TargetRun } from '../../core/monitor-contracts.js';
 import { targetJob, type StoredTarget } from '../../core/monitor-targets.js';
 import { checkUrlSyntax, safetyOptionsFrom } from '../../core/url-safety.js';
-import { createJobRow } from '../../prisma/jobs.js';
+import { createJobRow } from '../../jobs/rows.js';
 import type { ActivityDeps } from '../deps.js';
 import { llmSettingsFrom } from '../pipeline/pipeline.js';
 import { comparePages } from './compare.js';

@@ -1,7 +1,8 @@
 /** Every route the API serves, apart from the reference itself (added by api/app.ts). */
 import type { RouteSpec } from '../route.js';
-import { batchScrapeErrorsDeleteRoute, batchScrapeErrorsRoute, batchScrapeStatusRoute, cancelBatchScrapeRoute, startBatchScrapeRoute } from './batch.js';
-import { cancelCrawlAliasRoute, cancelCrawlRoute, crawlErrorsDeleteRoute, crawlErrorsRoute, crawlStatusRoute, startCrawlRoute } from './crawl.js';
+import { startBatchScrapeRoute } from './batch.js';
+import { startCrawlRoute } from './crawl.js';
+import { jobRoutes } from './jobs.js';
 import { mapRoute } from './map.js';
 import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
@@ -14,16 +15,9 @@ export const apiRoutes: readonly RouteSpec[] = [
   ready,
   scrapeRoute,
   startCrawlRoute,
-  crawlStatusRoute,
-  cancelCrawlRoute,
-  cancelCrawlAliasRoute,
-  crawlErrorsRoute,
-  crawlErrorsDeleteRoute,
+  ...jobRoutes('crawl', 'v1'),
   startBatchScrapeRoute,
-  batchScrapeStatusRoute,
-  cancelBatchScrapeRoute,
-  batchScrapeErrorsRoute,
-  batchScrapeErrorsDeleteRoute,
+  ...jobRoutes('batch_scrape', 'v1'),
   mapRoute,
   ...v2Routes,
   ...monitorRoutes,

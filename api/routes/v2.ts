@@ -5,23 +5,23 @@
  * same rate limit, x402 price, credits and webhooks, and its answer is put in the v2 shape.
  */
 import { documentSchema } from '../../core/schemas/document.js';
-import { batchIdParams, batchScrapeRequestSchema, type BatchScrapeOptions } from '../../core/schemas/batch.js';
-import { crawlIdParams, crawlRequestSchema, crawlStatusQuery, crawlStatusSchema, jobErrorsSchema, type CrawlOptions } from '../../core/schemas/crawl.js';
+import { batchScrapeRequestSchema, type BatchScrapeOptions } from '../../core/schemas/batch.js';
+import { crawlRequestSchema, type CrawlOptions } from '../../core/schemas/crawl.js';
 import { mapRequestSchema, type MapOptions } from '../../core/schemas/map.js';
 import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
 import { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeRequestSchema } from '../../core/schemas/v2.js';
 import { batchFromV2, crawlFromV2, mapFromV2, scrapeFromV2 } from '../../core/v2/requests.js';
 import { historyOwner } from '../../core/change-tracking.js';
-import { ConflictError, NotSupportedError } from '../../core/errors.js';
-import type { CrawlKind } from '../../prisma/client.js';
+import { NotSupportedError } from '../../core/errors.js';
+import { ACTIVE_CRAWLS_MAX, activeCrawls, jobUrl } from '../../jobs/read.js';
 import { startBatchScrape } from '../batch.js';
 import { startCrawl } from '../crawl.js';
-import { ACTIVE_CRAWLS_MAX, activeCrawls, cancelJob, jobErrors, jobStatus, jobUrl } from '../jobs.js';
 import { runMap } from '../map.js';
 import { validateInput } from '../middleware/validate.js';
 import { defineRoute, type AppContext, type Schema } from '../route.js';
 import { runScrape, type ScrapeRequest } from '../scrape.js';
-import { caller, linkStyle } from './crawl.js';
+import { caller, linkStyle } from '../callers.js';
+import { jobRoutes } from './jobs.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' } as const;
 const unavailable = { description: 'The workers (Temporal) cannot be reached; nothing was started.', schema: errorRef } as const;
@@ -181,65 +181,4 @@ export const activeCrawlsV2Route = defineRoute({
   },
 });
 
-/** Status, cancel and errors of a crawl or a batch scrape, on its v2 path. */
-function jobRoutes(kind: CrawlKind) {
-  const crawl = kind === 'crawl';
-  const noun = crawl ? 'crawl' : 'batch scrape';
-  const path = crawl ? '/v2/crawl/:id' : '/v2/batch/scrape/:id';
-  const name = crawl ? 'Crawl' : 'BatchScrape';
-  const common = { tag: 'v2', auth: 'apiKey', params: crawl ? crawlIdParams : batchIdParams } as const;
-  const notFound = { description: `Unknown or expired ${noun} id.`, schema: errorRef } as const;
-  return [
-    defineRoute({
-      ...common,
-      method: 'get',
-      path,
-      operationId: `get${name}V2`,
-      rateLimit: 'crawlStatus',
-      paidAs: 'crawlStatus',
-      summary: `${crawl ? 'Crawl' : 'Batch scrape'} status and documents (v2)`,
-      description: 'As on v1; pages with `skip` and `limit`. `next` is present only while more finished documents exist beyond this page.',
-      query: crawlStatusQuery,
-      responses: { 200: { description: 'Status, counters and one page of documents.', schema: crawlStatusSchema }, 404: notFound },
-      async handler(ctx: AppContext, { params, query }) {
-        ctx.body = await jobStatus(ctx.state.deps, params.id, caller(ctx), { offset: query.offset ?? query.skip ?? 0, limit: query.limit, path: kind, style: linkStyle(ctx), version: 'v2' });
-      },
-    }),
-    defineRoute({
-      ...common,
-      method: 'delete',
-      path,
-      operationId: `cancel${name}V2`,
-      rateLimit: 'cancel',
-      paidAs: 'cancel',
-      summary: `Cancel a ${noun} (v2)`,
-      description: `The status is \`cancelled\` at once; queued pages are dropped. A ${noun} that had already completed or failed gets 409; cancelling a cancelled one again answers 200.`,
-      responses: {
-        200: { description: 'Cancelled.', schema: { type: 'object', properties: { success: { const: true }, status: { const: 'cancelled' } }, required: ['success', 'status'] } },
-        404: notFound,
-        409: { description: `The ${noun} had already completed or failed.`, schema: errorRef },
-      },
-      async handler(ctx: AppContext, { params }) {
-        const { endedAs } = await cancelJob(ctx.state.deps, params.id, caller(ctx), crawl ? undefined : 'batch_scrape');
-        if (endedAs && endedAs !== 'cancelled') throw new ConflictError(`The ${noun} ${params.id} has already ${endedAs === 'completed' ? 'completed' : 'failed'}: there is nothing to cancel.`);
-        ctx.body = { success: true, status: 'cancelled' };
-      },
-    }),
-    defineRoute({
-      ...common,
-      method: 'get',
-      path: `${path}/errors`,
-      operationId: `get${name}ErrorsV2`,
-      rateLimit: 'crawlStatus',
-      paidAs: 'crawlStatus',
-      summary: `Pages of a ${noun} that failed (v2)`,
-      description: 'Each failed page with its error and code, and the URLs robots.txt kept the job from.',
-      responses: { 200: { description: 'The failures so far.', schema: jobErrorsSchema }, 404: notFound },
-      async handler(ctx: AppContext, { params }) {
-        ctx.body = await jobErrors(ctx.state.deps, params.id, caller(ctx), crawl ? undefined : 'batch_scrape');
-      },
-    }),
-  ];
-}
-
-export const v2Routes = [scrapeV2Route, mapV2Route, startCrawlV2Route, activeCrawlsV2Route, ...jobRoutes('crawl'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape')];
+export const v2Routes = [scrapeV2Route, mapV2Route, startCrawlV2Route, activeCrawlsV2Route, ...jobRoutes('crawl', 'v2'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape', 'v2')];

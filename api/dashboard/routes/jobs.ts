@@ -1,44 +1,22 @@
 /**
  * Crawls and batch scrapes of the signed-in account (any of its keys, revoked ones included): list,
  * detail with skip counts and errors, documents, cancel. Reads and cancels go through the same
- * operations as the API (api/jobs.ts) once the job is known to be the account's.
+ * operations as the API (jobs/) once the job is known to be the account's.
  */
-import { workflowIds } from '../../../core/contracts.js';
 import { NotFoundError } from '../../../core/errors.js';
-import type { Crawl, CrawlKind } from '../../../prisma/client.js';
-import { cancelJob, jobErrors } from '../../jobs.js';
+import { cancelJob } from '../../../jobs/cancel.js';
+import { jobErrors, jobSummary, temporalUrl } from '../../../jobs/read.js';
+import type { Crawl } from '../../../prisma/client.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody, idParams } from '../define.js';
 import type { DashboardSession } from '../session.js';
 
 type Row = Crawl & { apiKey: { prefix: string } | null };
 
-function jobView(row: Row) {
-  return {
-    id: row.id,
-    kind: row.kind as CrawlKind,
-    url: row.url,
-    status: row.status,
-    total: row.total,
-    completed: row.completed,
-    failed: row.failed,
-    creditsUsed: row.creditsUsed,
-    createdAt: row.createdAt.toISOString(),
-    apiKeyPrefix: row.apiKey?.prefix ?? null,
-  };
-}
-
 async function ownJob(ctx: AppContext, session: DashboardSession, id: string): Promise<Row> {
   const row = await ctx.state.deps.prisma.crawl.findFirst({ where: { id, apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() } }, include: { apiKey: { select: { prefix: true } } } });
   if (!row) throw new NotFoundError(`No crawl or batch scrape with id ${id} in this account (it may have expired).`);
   return row;
-}
-
-function temporalUrl(ctx: AppContext, row: Row): string | null {
-  const { TEMPORAL_UI_URL, TEMPORAL_NAMESPACE } = ctx.state.deps.config;
-  if (!TEMPORAL_UI_URL) return null;
-  const workflowId = row.kind === 'batch_scrape' ? workflowIds.batchScrape(row.id) : workflowIds.crawl(row.id);
-  return `${TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -56,7 +34,7 @@ export const jobRoutes = [
         orderBy: { createdAt: 'desc' },
         take: 100,
       });
-      return { jobs: rows.map(jobView) };
+      return { jobs: rows.map(jobSummary) };
     },
   }),
   dashboardRoute({
@@ -69,12 +47,12 @@ export const jobRoutes = [
       const { errors, robotsBlocked } = await jobErrors(ctx.state.deps, row.id, { apiKeyId: row.apiKeyId! });
       return {
         job: {
-          ...jobView(row),
+          ...jobSummary(row),
           skipped: row.skipped,
           error: row.error,
           errors: errors.map((e) => ({ url: e.url, code: e.code ?? null, error: e.error })),
           robotsBlocked,
-          temporalUrl: temporalUrl(ctx, row),
+          temporalUrl: temporalUrl(ctx.state.deps.config.TEMPORAL_UI_URL, ctx.state.deps.config.TEMPORAL_NAMESPACE, row),
           options: row.options,
         },
       };
@@ -109,7 +87,7 @@ export const jobRoutes = [
     async handler(ctx, { params, session }) {
       const row = await ownJob(ctx, session, params.id);
       await cancelJob(ctx.state.deps, row.id, { apiKeyId: row.apiKeyId! });
-      return { job: jobView(await ownJob(ctx, session, params.id)) };
+      return { job: jobSummary(await ownJob(ctx, session, params.id)) };
     },
   }),
 ];
