@@ -31,38 +31,46 @@ export type FailureType = (typeof failureTypes)[keyof typeof failureTypes];
 /** The types no retry can fix: activity retry policies stop on them. */
 export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout, failureTypes.unconvertible];
 
+/** What a failure class is, in one line per class below. */
+interface FailureSpec {
+  retryable: boolean;
+  code: string;
+  type: FailureType;
+  status: number;
+}
+
 export abstract class PageError extends Error {
-  abstract readonly retryable: boolean;
-  abstract readonly code: string;
-  abstract readonly type: FailureType;
-  abstract readonly status: number;
+  protected abstract readonly spec: FailureSpec;
+  get retryable(): boolean {
+    return this.spec.retryable;
+  }
+  get code(): string {
+    return this.spec.code;
+  }
+  get type(): FailureType {
+    return this.spec.type;
+  }
+  get status(): number {
+    return this.spec.status;
+  }
 }
 
 /** The target, or a redirect hop, is refused by the URL safety policy. Scrape: 400 url_not_allowed. */
 export class UnsafeTargetError extends PageError {
   override name = 'UnsafeTargetError';
-  readonly retryable = false;
-  readonly code = 'url_not_allowed';
-  readonly type = failureTypes.unsafeUrl;
-  readonly status = 400;
+  protected readonly spec = { retryable: false, code: 'url_not_allowed', type: failureTypes.unsafeUrl, status: 400 };
 }
 
 /** The request cannot work on this page (an invalid CSS selector, a body over the size limit). Scrape: 400. */
 export class InvalidPageRequestError extends PageError {
   override name = 'InvalidPageRequestError';
-  readonly retryable = false;
-  readonly code = 'invalid_request';
-  readonly type = failureTypes.invalidRequest;
-  readonly status = 400;
+  protected readonly spec = { retryable: false, code: 'invalid_request', type: failureTypes.invalidRequest, status: 400 };
 }
 
 /** The caller's time budget ran out. Scrape: 408. A crawl page has a budget of its own and may try again. */
 export class PageTimeoutError extends PageError {
   override name = 'PageTimeoutError';
-  readonly retryable = true;
-  readonly code = 'timeout';
-  readonly type = failureTypes.timeout;
-  readonly status = 408;
+  protected readonly spec = { retryable: true, code: 'timeout', type: failureTypes.timeout, status: 408 };
   constructor(readonly timeoutMs: number) {
     super(`Timed out after ${timeoutMs} ms`);
   }
@@ -71,10 +79,7 @@ export class PageTimeoutError extends PageError {
 /** Every engine failed (network errors, the browser could not load it). Scrape: 502, after one more try. */
 export class FetchFailedError extends PageError {
   override name = 'FetchFailedError';
-  readonly retryable = true;
-  readonly code = 'fetch_failed';
-  readonly type = failureTypes.allEnginesFailed;
-  readonly status = 502;
+  protected readonly spec = { retryable: true, code: 'fetch_failed', type: failureTypes.allEnginesFailed, status: 502 };
 }
 
 /**
@@ -84,10 +89,7 @@ export class FetchFailedError extends PageError {
  */
 export class ThrottledError extends PageError {
   override name = 'ThrottledError';
-  readonly retryable = true;
-  readonly code = 'rate_limited_by_site';
-  readonly type = failureTypes.allEnginesFailed;
-  readonly status = 502;
+  protected readonly spec = { retryable: true, code: 'rate_limited_by_site', type: failureTypes.allEnginesFailed, status: 502 };
   constructor(
     readonly statusCode: number,
     readonly retryAfterMs: number | undefined,
@@ -108,10 +110,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 /** The body cannot be converted (an image, an archive, a broken PDF). Scrape: 502 scrape_failed, not retried. */
 export class UnconvertibleContentError extends PageError {
   override name = 'UnconvertibleContentError';
-  readonly retryable = false;
-  readonly code = 'unconvertible_content';
-  readonly type = failureTypes.unconvertible;
-  readonly status = 502;
+  protected readonly spec = { retryable: false, code: 'unconvertible_content', type: failureTypes.unconvertible, status: 502 };
 }
 
 /**
