@@ -17,8 +17,8 @@ export async function deleteExpired(
   now = new Date(),
 ): Promise<{ documents: number; crawls: number; snapshots: number; changes: number; checks: number; requests: number; sessions: number }> {
   const documents = await prisma.document.deleteMany({ where: { expiresAt: { lt: now } } });
-  // crawl_url and the crawl's documents go with it (ON DELETE CASCADE).
-  const crawls = await prisma.crawl.deleteMany({ where: { expiresAt: { lt: now } } });
+  // job_url and the crawl's documents go with it (ON DELETE CASCADE).
+  const crawls = await prisma.job.deleteMany({ where: { expiresAt: { lt: now } } });
   const unseenSince = new Date(now.getTime() - snapshotRetentionDays * DAY_MS);
   const snapshots = await prisma.pageSnapshot.deleteMany({ where: { lastSeenAt: { lt: unseenSince } } });
   const changes = await prisma.pageChange.deleteMany({ where: { seenAt: { lt: unseenSince } } });

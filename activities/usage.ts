@@ -22,7 +22,7 @@ export const meteringCtes = (pages: number) => Prisma.sql`
 export async function meterCrawlPages(tx: Tx, crawlId: string, pages: number): Promise<void> {
   if (pages <= 0) return;
   await tx.$executeRaw`
-    WITH owner AS (SELECT k.account_id FROM crawl c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId}),
+    WITH owner AS (SELECT k.account_id FROM job c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId}),
     ${meteringCtes(pages)}
     SELECT 1`;
 }

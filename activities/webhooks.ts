@@ -62,7 +62,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
     const kind = delivery.event.split('.')[0];
     if (kind === 'scrape') return delivery.owner?.startsWith('key:') ? delivery.owner.slice(4) : undefined;
     if (kind === 'monitor') return (await prisma.monitor.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
-    return (await prisma.crawl.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
+    return (await prisma.job.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
   }
 
   /** The account's own secret; the server-wide one for work without a key (x402 payers). */

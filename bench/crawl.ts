@@ -200,8 +200,8 @@ async function crawlThroughApi(stack: CrawlStack, site: SiteProcess, folder: str
 }
 
 async function checkStored(stack: CrawlStack, id: string, status: CrawlStatusBody, n: number): Promise<void> {
-  const stored = await stack.prisma.document.count({ where: { crawlId: id } });
-  const distinct = (await stack.prisma.document.groupBy({ by: ['urlKey'], where: { crawlId: id } })).length;
+  const stored = await stack.prisma.document.count({ where: { jobId: id } });
+  const distinct = (await stack.prisma.document.groupBy({ by: ['urlKey'], where: { jobId: id } })).length;
   if (status.completed !== n || status.creditsUsed !== n || status.total !== n || status.failed !== 0 || stored !== n || distinct !== n) {
     throw new BenchFailure(`crawl ${id}: completed ${status.completed}, total ${status.total}, stored ${stored} (${distinct} distinct), failed ${status.failed}; expected ${n} pages stored once each`);
   }

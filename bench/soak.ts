@@ -81,7 +81,7 @@ try {
           restarts.push(stack.startWorker(`worker-${slot}-r${kills}`).then((w) => void (workers[slot] = w)));
         }
       }
-      const row = await stack.prisma.crawl.findUniqueOrThrow({ where: { id }, select: { status: true, completed: true, total: true } });
+      const row = await stack.prisma.job.findUniqueOrThrow({ where: { id }, select: { status: true, completed: true, total: true } });
       status = row.status;
       if (performance.now() >= nextReport) {
         nextReport += 10_000;
@@ -91,12 +91,12 @@ try {
     }
     const wall = performance.now() - start;
     await Promise.allSettled(restarts);
-    const crawl = await stack.prisma.crawl.findUniqueOrThrow({ where: { id } });
-    const urls = await stack.prisma.crawlUrl.groupBy({ by: ['status'], where: { crawlId: id }, _count: true });
+    const crawl = await stack.prisma.job.findUniqueOrThrow({ where: { id } });
+    const urls = await stack.prisma.jobUrl.groupBy({ by: ['status'], where: { jobId: id }, _count: true });
     const byStatus = Object.fromEntries(urls.map((u) => [u.status, u._count]));
-    const documents = await stack.prisma.document.count({ where: { crawlId: id } });
-    const distinct = (await stack.prisma.document.groupBy({ by: ['urlKey'], where: { crawlId: id } })).length;
-    const sequences = await stack.prisma.document.findMany({ where: { crawlId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
+    const documents = await stack.prisma.document.count({ where: { jobId: id } });
+    const distinct = (await stack.prisma.document.groupBy({ by: ['urlKey'], where: { jobId: id } })).length;
+    const sequences = await stack.prisma.document.findMany({ where: { jobId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
     const gapFree = sequences.every((d, i) => d.sequence === i);
     const hits = (await site.hits())['/soak/']!;
     const lost = crawl.total - (byStatus.done ?? 0) - (byStatus.failed ?? 0);

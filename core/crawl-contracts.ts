@@ -5,11 +5,11 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { JobEventKind, WebhookDelivery, WebhookEvent } from './contracts.js';
 
-/** A job's kind (the `crawl.kind` column): a crawl, or a batch scrape (a crawl without discovery). jobs/kinds.ts says what differs. */
+/** A job's kind (the `job.kind` column): a crawl, or a batch scrape (a crawl without discovery). jobs/kinds.ts says what differs. */
 export const jobKinds = ['crawl', 'batch_scrape'] as const;
 export type JobKind = (typeof jobKinds)[number];
 
-/** A job's status, of any kind (the spec's crawl states, shared/spec/interface.md "States and transitions"; the `crawl.status` CHECK). */
+/** A job's status, of any kind (the spec's crawl states, shared/spec/interface.md "States and transitions"; the `job.status` CHECK). */
 export const jobStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
@@ -107,7 +107,7 @@ export interface LaneResult {
 
 export interface CrawlPageInput {
   crawlId: string;
-  /** crawl_url.id (a bigint, as text). */
+  /** job_url.id (a bigint, as text). */
   urlId: string;
 }
 

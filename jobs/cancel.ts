@@ -12,8 +12,8 @@ export async function cancelJob(deps: JobDeps, id: string, caller: Caller, kind?
   await caller.charge?.();
   if (row.status !== 'scraping') return { success: true, message: `${Noun} ${id} had already ended (${row.status}).`, endedAs: row.status as JobStatus };
   // The status flips first: claims and page stores check it under the row lock, so nothing new starts or lands.
-  await deps.prisma.crawl.updateMany({ where: { id, status: 'scraping' }, data: { status: 'cancelled', cancelledAt: new Date() } });
-  await deps.prisma.crawlUrl.updateMany({ where: { crawlId: id, status: 'queued' }, data: { status: 'dropped' } });
+  await deps.prisma.job.updateMany({ where: { id, status: 'scraping' }, data: { status: 'cancelled', cancelledAt: new Date() } });
+  await deps.prisma.jobUrl.updateMany({ where: { jobId: id, status: 'queued' }, data: { status: 'dropped' } });
   try {
     await deps.temporal.workflow.getHandle(workflowId(id)).cancel();
   } catch (err) {

@@ -7,7 +7,7 @@
 import type { JobKind, JobStatus } from '../core/crawl-contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { CRAWL_PAGE_MAX_BYTES, type CrawlStatusBody } from '../core/schemas/crawl.js';
-import type { Crawl } from '../prisma/client.js';
+import type { Job } from '../prisma/client.js';
 import type { Caller, JobDeps } from './deps.js';
 import { kinds } from './kinds.js';
 import { jobOptions, pageOptionsOf } from './options.js';
@@ -30,7 +30,7 @@ export async function jobStatus(deps: JobDeps, id: string, caller: Caller, page:
   const row = await findJob(deps, id, caller, page.path === 'batch_scrape' ? 'batch_scrape' : undefined);
   const { formats } = pageOptionsOf(jobOptions(row));
   const { offset, limit } = page;
-  const rows = await deps.prisma.document.findMany({ where: { crawlId: id, sequence: { gte: offset } }, orderBy: { sequence: 'asc' }, take: limit + 1 });
+  const rows = await deps.prisma.document.findMany({ where: { jobId: id, sequence: { gte: offset } }, orderBy: { sequence: 'asc' }, take: limit + 1 });
   const data: PublicDocument[] = [];
   let bytes = 0;
   for (const doc of rows.slice(0, limit)) {
@@ -65,7 +65,7 @@ export interface JobErrors {
 /** The pages that failed, with why, and the URLs robots.txt kept the crawl from. */
 export async function jobErrors(deps: JobDeps, id: string, caller: Caller, kind?: JobKind): Promise<JobErrors> {
   const row = await findJob(deps, id, caller, kind);
-  const failed = await deps.prisma.crawlUrl.findMany({ where: { crawlId: id, status: 'failed' }, orderBy: { id: 'asc' }, select: { id: true, url: true, error: true, errorCode: true, failedAt: true } });
+  const failed = await deps.prisma.jobUrl.findMany({ where: { jobId: id, status: 'failed' }, orderBy: { id: 'asc' }, select: { id: true, url: true, error: true, errorCode: true, failedAt: true } });
   return {
     errors: failed.map((f) => ({
       id: String(f.id),
@@ -83,7 +83,7 @@ export const ACTIVE_CRAWLS_MAX = 1000;
 
 /** GET /v2/crawl/active: this caller's crawls still running, newest first. */
 export async function activeCrawls(deps: JobDeps, caller: Caller): Promise<Array<{ id: string; url: string; options: unknown }>> {
-  return deps.prisma.crawl.findMany({
+  return deps.prisma.job.findMany({
     where: { ...ownedBy(caller), kind: 'crawl', status: 'scraping', expiresAt: { gt: new Date() } },
     orderBy: { createdAt: 'desc' },
     take: ACTIVE_CRAWLS_MAX,
@@ -92,7 +92,7 @@ export async function activeCrawls(deps: JobDeps, caller: Caller): Promise<Array
 }
 
 /** A job as the dashboard lists it. */
-export function jobSummary(row: Crawl & { apiKey: { prefix: string } | null }) {
+export function jobSummary(row: Job & { apiKey: { prefix: string } | null }) {
   return {
     id: row.id,
     kind: row.kind as JobKind,

@@ -6,7 +6,7 @@
 import type { BatchFrontier } from '../core/batch-urls.js';
 import type { JobKind } from '../core/crawl-contracts.js';
 import { NotFoundError } from '../core/errors.js';
-import type { Crawl, PrismaClient } from '../prisma/client.js';
+import type { Job, PrismaClient } from '../prisma/client.js';
 import type { Caller, JobDeps } from './deps.js';
 import { kinds } from './kinds.js';
 
@@ -27,12 +27,12 @@ export interface NewJob {
 type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 export async function createJobRow(tx: Tx, job: NewJob): Promise<void> {
-  await tx.crawl.create({
+  await tx.job.create({
     data: { id: job.id, kind: job.kind, apiKeyId: job.apiKeyId, payer: job.payer, idempotencyKey: job.idempotencyKey ?? null, url: job.seed.href, options: job.options, expiresAt: new Date(Date.now() + job.ttlSeconds * 1000) },
   });
   if (job.frontier) {
-    await tx.crawlUrl.createMany({ data: job.frontier.map(({ urlKey, url }) => ({ crawlId: job.id, urlKey, url: url.href, depth: 0, discoveryDepth: 0 })) });
-    await tx.crawl.update({ where: { id: job.id }, data: { total: job.frontier.length, discoveryDone: true } });
+    await tx.jobUrl.createMany({ data: job.frontier.map(({ urlKey, url }) => ({ jobId: job.id, urlKey, url: url.href, depth: 0, discoveryDepth: 0 })) });
+    await tx.job.update({ where: { id: job.id }, data: { total: job.frontier.length, discoveryDone: true } });
   }
 }
 
@@ -45,8 +45,8 @@ export function ownedBy(caller: Caller): { apiKeyId: string } | { payer: string 
  * Unknown, expired or another caller's job (another key, another paying wallet): 404, never a hint
  * that it exists. `kind`: only that kind (the batch endpoints); absent: either (the crawl endpoints).
  */
-export async function findJob(deps: JobDeps, id: string, caller: Caller, kind?: JobKind): Promise<Crawl> {
-  const row = await deps.prisma.crawl.findUnique({ where: { id } });
+export async function findJob(deps: JobDeps, id: string, caller: Caller, kind?: JobKind): Promise<Job> {
+  const row = await deps.prisma.job.findUnique({ where: { id } });
   const mine = row && (caller.apiKeyId ? row.apiKeyId === caller.apiKeyId : Boolean(caller.payer) && row.payer === caller.payer);
   if (!row || !mine || row.expiresAt < new Date() || (kind && row.kind !== kind)) {
     const noun = kinds[kind ?? 'crawl'].noun;

@@ -48,7 +48,7 @@ export async function startJob(deps: JobDeps, job: JobToStart, caller: Caller): 
     // A paid job never runs unpaid: settlement comes before the workflow exists.
     await caller.charge?.();
   } catch (err) {
-    await prisma.crawl.delete({ where: { id } });
+    await prisma.job.delete({ where: { id } });
     throw err;
   }
   const { workflowType, workflowId, noun } = kinds[kind];
@@ -65,7 +65,7 @@ export async function startJob(deps: JobDeps, job: JobToStart, caller: Caller): 
     );
   } catch (err) {
     // The key is freed: trying again with it starts the job afresh.
-    await prisma.crawl.update({ where: { id }, data: { status: 'failed', error: `The ${noun} could not be started on the workers.`, idempotencyKey: null } });
+    await prisma.job.update({ where: { id }, data: { status: 'failed', error: `The ${noun} could not be started on the workers.`, idempotencyKey: null } });
     const paid = caller.charge ? ` Your payment was settled (PAYMENT-RESPONSE header) and is not refunded automatically: give the operator id ${id}.` : '';
     throw new ServiceUnavailableError(`Could not start the ${noun} on the workers (Temporal): ${(err as Error).message}. Try again shortly.${paid}`);
   }
@@ -74,7 +74,7 @@ export async function startJob(deps: JobDeps, job: JobToStart, caller: Caller): 
 
 /** The job this caller started with `idempotencyKey`, if it is of `kind`. */
 async function earlierJob(deps: JobDeps, kind: JobKind, caller: Caller, idempotencyKey: string): Promise<string> {
-  const earlier = await deps.prisma.crawl.findFirst({ where: { ...ownedBy(caller), idempotencyKey }, select: { id: true, kind: true } });
+  const earlier = await deps.prisma.job.findFirst({ where: { ...ownedBy(caller), idempotencyKey }, select: { id: true, kind: true } });
   // Gone in between (its start failed, or it expired): nothing to answer with; the caller may retry.
   if (!earlier) throw new ConflictError('A request with this x-idempotency-key is being handled or has just failed; try again in a moment.');
   if (earlier.kind !== kind) throw new ConflictError(`This x-idempotency-key was used to start a ${kinds[earlier.kind as JobKind].noun} (id ${earlier.id}); send a new key for a ${kinds[kind].noun}.`);

@@ -38,7 +38,7 @@ export async function ensureBillingRow(tx: Tx, accountId: string, freeCredits: n
 /** Credits left for the crawl's account (less those held), with its row locked until the transaction ends; undefined when the account is not billed. */
 export async function lockCrawlCredits(tx: Tx, crawlId: string, freeCredits: number): Promise<number | undefined> {
   const owner = await tx.$queryRaw<{ account_id: string }[]>`
-    SELECT b.account_id FROM crawl c JOIN api_key k ON k.id = c.api_key_id JOIN account_billing b ON b.account_id = k.account_id
+    SELECT b.account_id FROM job c JOIN api_key k ON k.id = c.api_key_id JOIN account_billing b ON b.account_id = k.account_id
     WHERE c.id = ${crawlId} FOR UPDATE OF b`;
   if (!owner[0]) return undefined;
   const left = await refreshCredits(tx, owner[0].account_id, freeCredits);

@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/client.js';
 
 export { Prisma, PrismaClient };
-export type { Account, ApiKey, Crawl, CrawlUrl, Document, Monitor, MonitorCheck, MonitorCheckPage } from './generated/client.js';
+export type { Account, ApiKey, Job, JobUrl, Document, Monitor, MonitorCheck, MonitorCheckPage } from './generated/client.js';
 
 /** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections). Call `$disconnect()` on shutdown. */
 export function createPrisma(databaseUrl: string): PrismaClient {
@@ -16,15 +16,15 @@ export function createPrisma(databaseUrl: string): PrismaClient {
 }
 
 // Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step
-// (`crawl.status` and `crawl.kind`: jobStatuses and jobKinds in core/crawl-contracts.ts).
+// (`job.status` and `job.kind`: jobStatuses and jobKinds in core/crawl-contracts.ts).
 
 /** app_user.role and invite.role. */
 export const userRoles = ['admin', 'member'] as const;
 export type UserRole = (typeof userRoles)[number];
 
-/** `crawl_url.status`: queued → claimed (leased by a page activity) → done | failed; dropped when cancelled. */
-export const crawlUrlStatuses = ['queued', 'claimed', 'done', 'failed', 'dropped'] as const;
-export type CrawlUrlStatus = (typeof crawlUrlStatuses)[number];
+/** `job_url.status`: queued → claimed (leased by a page activity) → done | failed; dropped when cancelled. */
+export const jobUrlStatuses = ['queued', 'claimed', 'done', 'failed', 'dropped'] as const;
+export type JobUrlStatus = (typeof jobUrlStatuses)[number];
 
 /** True for a unique-constraint violation (Prisma's P2002), e.g. a page stored twice for one crawl. */
 export function isUniqueViolation(err: unknown): err is Prisma.PrismaClientKnownRequestError {

@@ -172,7 +172,7 @@ describe('billing on', () => {
     expect(done.body).toMatchObject({ status: 'completed', completed: 5, total: 5, creditsUsed: 5, failed: 0, error: "Stopped early: the account has no credits left. An admin can upgrade the plan on the dashboard's Billing page." });
     expect((done.body.data as unknown[]).length).toBe(5);
     expect((done.body.skipped as Record<string, number>).credits_exhausted).toBeGreaterThan(0);
-    expect(await stack.api.deps.prisma.crawlUrl.count({ where: { crawlId: id, status: { in: ['queued', 'claimed'] } } })).toBe(0);
+    expect(await stack.api.deps.prisma.jobUrl.count({ where: { jobId: id, status: { in: ['queued', 'claimed'] } } })).toBe(0);
     expect(await billing(admin)).toMatchObject({ credits: { granted: 5, used: 5, left: 0 } });
   });
 

@@ -62,7 +62,7 @@ describe('crawl durability', () => {
     // Pages in flight when the worker died were fetched again by the lane's retry: twice at most.
     expect(Math.max(...pathsOf(docs).map((p) => site.pageHits(p)))).toBeLessThanOrEqual(2);
     // Paging order is gap-free: sequences 0..499, one each.
-    const sequences = await stack.api.deps.prisma.document.findMany({ where: { crawlId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
+    const sequences = await stack.api.deps.prisma.document.findMany({ where: { jobId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
     expect(sequences.map((d) => d.sequence)).toEqual([...Array(500).keys()]);
   }, 400_000);
 
@@ -105,7 +105,7 @@ describe('crawl lanes over many runs', () => {
     const docs = await allDocuments(stack, id, 1000);
     expect(new Set(pathsOf(docs)).size).toBe(300);
     for (const path of pathsOf(docs)) expect(site.pageHits(path)).toBe(1);
-    const sequences = await stack.api.deps.prisma.document.findMany({ where: { crawlId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
+    const sequences = await stack.api.deps.prisma.document.findMany({ where: { jobId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
     expect(sequences.map((d) => d.sequence)).toEqual([...Array(300).keys()]);
     const client = stack.api.deps.temporal;
     const runs: string[] = [];
@@ -130,9 +130,9 @@ describe('crawl scale', () => {
     const id = await startCrawl(stack, { url: site.url, limit: 10_000, maxDepth: 30 });
     const status = await waitForCrawl(stack, id, 900_000);
     expect(status).toMatchObject({ status: 'completed', completed: 10_000, total: 10_000, failed: 0 });
-    const count = await stack.api.deps.prisma.document.count({ where: { crawlId: id } });
+    const count = await stack.api.deps.prisma.document.count({ where: { jobId: id } });
     expect(count).toBe(10_000);
-    const distinct = await stack.api.deps.prisma.document.groupBy({ by: ['urlKey'], where: { crawlId: id } });
+    const distinct = await stack.api.deps.prisma.document.groupBy({ by: ['urlKey'], where: { jobId: id } });
     expect(distinct).toHaveLength(10_000);
 
     const connection = await Connection.connect({ address: temporal.address });

@@ -112,18 +112,18 @@ describe('expiry', () => {
       expect(docs).toHaveLength(3);
       const keep = await crawlToEnd(stack, { url: site.url });
       const { prisma } = stack.api.deps;
-      await prisma.crawl.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-      await prisma.document.updateMany({ where: { crawlId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await prisma.job.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await prisma.document.updateMany({ where: { jobId: id }, data: { expiresAt: new Date(Date.now() - 1000) } });
       expect((await stack.get(`/v1/crawl/${id}`)).status).toBe(404);
 
       await ensureExpirySchedule(client, stack.worker.taskQueue, scheduleId);
       await client.schedule.getHandle(scheduleId).trigger();
       const deadline = Date.now() + 30_000;
-      while ((await prisma.crawl.count({ where: { id } })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      expect(await prisma.crawl.count({ where: { id } })).toBe(0);
-      expect(await prisma.document.count({ where: { crawlId: id } })).toBe(0);
-      expect(await prisma.crawlUrl.count({ where: { crawlId: id } })).toBe(0);
-      expect(await prisma.crawl.count({ where: { id: keep.id } })).toBe(1);
+      while ((await prisma.job.count({ where: { id } })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await prisma.job.count({ where: { id } })).toBe(0);
+      expect(await prisma.document.count({ where: { jobId: id } })).toBe(0);
+      expect(await prisma.jobUrl.count({ where: { jobId: id } })).toBe(0);
+      expect(await prisma.job.count({ where: { id: keep.id } })).toBe(1);
       expect((await stack.get(`/v1/crawl/${keep.id}`)).status).toBe(200);
     } finally {
       await client.schedule.getHandle(scheduleId).delete().catch(() => undefined);

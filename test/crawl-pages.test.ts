@@ -91,7 +91,7 @@ describe('crawl pages use the one page pipeline', () => {
 
   it('applies the scrape warning rules: a non-2xx page is stored with its status, includeTags that match nothing say so', async () => {
     const { id } = await crawlToEnd(noLlm, { url: site.url, scrapeOptions: { includeTags: ['.body'] } });
-    const rows = await noLlm.api.deps.prisma.document.findMany({ where: { crawlId: id }, select: { url: true, statusCode: true, warning: true } });
+    const rows = await noLlm.api.deps.prisma.document.findMany({ where: { jobId: id }, select: { url: true, statusCode: true, warning: true } });
     const byPath = Object.fromEntries(rows.map((r) => [new URL(r.url).pathname, r]));
     expect(byPath['/article']).toMatchObject({ statusCode: 200, warning: null });
     expect(byPath['/']).toMatchObject({ statusCode: 200, warning: 'includeTags matched nothing on the page.' });
@@ -124,7 +124,7 @@ describe('crawl page failures are sorted by class', () => {
     // page's first try loses both, its second try's fetch gets it; the dead page loses three tries.
     expect(site.hitsFor('/flaky')).toHaveLength(3);
     expect(site.hitsFor('/down')).toHaveLength(6);
-    const failed = await noLlm.api.deps.prisma.crawlUrl.findMany({ where: { crawlId: id, status: 'failed' }, select: { url: true, error: true } });
+    const failed = await noLlm.api.deps.prisma.jobUrl.findMany({ where: { jobId: id, status: 'failed' }, select: { url: true, error: true } });
     const errors = Object.fromEntries(failed.map((f) => [new URL(f.url).pathname, f.error]));
     expect(Object.keys(errors).sort()).toEqual(['/binary', '/down']);
     expect(errors['/binary']).toBe('Cannot convert content of type application/octet-stream to markdown');
@@ -207,7 +207,7 @@ describe('politeness', () => {
       expect(status).toMatchObject({ status: 'completed', completed: 2, failed: 1 });
       expect(pathsOf(docs)).toEqual(['/']);
       expect(site.hitsFor('/never')).toHaveLength(10);
-      const row = await stack.api.deps.prisma.crawlUrl.findFirstOrThrow({ where: { crawlId: id, status: 'failed' }, select: { error: true } });
+      const row = await stack.api.deps.prisma.jobUrl.findFirstOrThrow({ where: { jobId: id, status: 'failed' }, select: { error: true } });
       expect(row.error).toBe('The site answered HTTP 429 (Retry-After 0 s); the site kept asking to slow down (10 times), so this page was given up');
     } finally {
       await site.close();

@@ -70,9 +70,9 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 /** Every page of the crawl stored exactly once, in gap-free sequence order. */
 async function expectEveryPageOnce(stack: TestStack, id: string, pages: number): Promise<void> {
   const prisma = stack.api.deps.prisma;
-  expect(await prisma.document.count({ where: { crawlId: id } })).toBe(pages);
-  expect(await prisma.document.groupBy({ by: ['urlKey'], where: { crawlId: id } })).toHaveLength(pages);
-  const sequences = await prisma.document.findMany({ where: { crawlId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
+  expect(await prisma.document.count({ where: { jobId: id } })).toBe(pages);
+  expect(await prisma.document.groupBy({ by: ['urlKey'], where: { jobId: id } })).toHaveLength(pages);
+  const sequences = await prisma.document.findMany({ where: { jobId: id }, select: { sequence: true }, orderBy: { sequence: 'asc' } });
   expect(sequences.map((d) => d.sequence)).toEqual([...Array(pages).keys()]);
 }
 

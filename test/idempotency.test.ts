@@ -42,7 +42,7 @@ async function post(path: string, body: unknown, idempotencyKey?: string, key = 
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-const jobsWithKey = (idempotencyKey: string) => stack.api.deps.prisma.crawl.count({ where: { idempotencyKey } });
+const jobsWithKey = (idempotencyKey: string) => stack.api.deps.prisma.job.count({ where: { idempotencyKey } });
 
 describe('x-idempotency-key', () => {
   it('answers a repeated crawl start with the first crawl, which runs once', async () => {
@@ -98,11 +98,11 @@ describe('x-idempotency-key', () => {
 
   it('refuses an empty or over-long key with 400 naming the header, and starts nothing', async () => {
     for (const key of ['', 'k'.repeat(256)]) {
-      const before = await stack.api.deps.prisma.crawl.count();
+      const before = await stack.api.deps.prisma.job.count();
       const res = await post('/v1/crawl', { url: `${site.url}/`, limit: 1 }, key);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, code: 'invalid_request', details: [{ field: 'x-idempotency-key', message: 'must be 1-255 characters' }] });
-      expect(await stack.api.deps.prisma.crawl.count()).toBe(before);
+      expect(await stack.api.deps.prisma.job.count()).toBe(before);
     }
   });
 });

@@ -187,10 +187,10 @@ describe('a monitor of a crawl and a list of pages', () => {
     const last = (await checks(id)).find((c) => c.status === 'completed')!;
     const jobIds = last.targetResults.map((t) => t.jobId);
     // Only this monitor's jobs are aged (other test files share the database).
-    await prisma.crawl.updateMany({ where: { id: { in: jobIds } }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await prisma.document.updateMany({ where: { crawlId: { in: jobIds } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.job.updateMany({ where: { id: { in: jobIds } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.document.updateMany({ where: { jobId: { in: jobIds } }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await deleteExpired(prisma, 90);
-    expect(await prisma.document.count({ where: { crawlId: { in: jobIds } } })).toBe(0);
+    expect(await prisma.document.count({ where: { jobId: { in: jobIds } } })).toBe(0);
     expect((await stack.get(`/v1/crawl/${jobIds[0]}`)).status).toBe(404);
 
     expect((await stack.call('PATCH', `/v2/monitor/${id}`, { status: 'active' })).status).toBe(200);

@@ -362,8 +362,8 @@ async function unpaidAt(base: string, path: string, body: unknown) {
 /** The crawl row once it is no longer scraping (read from PostgreSQL: polling through the API would cost). */
 async function crawlEnded(id: string) {
   const prisma = stack.api.deps.prisma;
-  for (let i = 0; i < 240 && (await prisma.crawl.findUniqueOrThrow({ where: { id } })).status === 'scraping'; i++) await new Promise((r) => setTimeout(r, 250));
-  return prisma.crawl.findUniqueOrThrow({ where: { id } });
+  for (let i = 0; i < 240 && (await prisma.job.findUniqueOrThrow({ where: { id } })).status === 'scraping'; i++) await new Promise((r) => setTimeout(r, 250));
+  return prisma.job.findUniqueOrThrow({ where: { id } });
 }
 
 describe('x402: crawls', () => {
@@ -388,7 +388,7 @@ describe('x402: crawls', () => {
     expect((await payingFetch(stranger)(`${stack.api.url}/v1/crawl/${id}`)).status).toBe(404);
     expect(facilitator.balanceOf(stranger.address)).toBe(1_000_000n);
     expect((await stack.get(`/v1/crawl/${id}`)).status).toBe(404);
-    expect(await prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
+    expect(await prisma.job.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
   });
 
   it('starts a crawl once for one payment: its replay is refused', async () => {
@@ -401,7 +401,7 @@ describe('x402: crawls', () => {
     const replay = await paidWith(header, 'POST', '/v1/crawl', { url: crawlSite.url, limit: 1 });
     expect(replay.res.status).toBe(402);
     expect(replay.body).toMatchObject({ code: 'payment_invalid', error: expect.stringContaining('already used') });
-    expect(await stack.api.deps.prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
+    expect(await stack.api.deps.prisma.job.count({ where: { payer: account.address.toLowerCase() } })).toBe(1);
     expect(facilitator.balanceOf(account.address)).toBe(950_000n);
   });
 
@@ -414,7 +414,7 @@ describe('x402: crawls', () => {
     expect(await res.json()).toMatchObject({ code: 'payment_settlement_failed' });
     await new Promise((r) => setTimeout(r, 1000));
     expect(crawlSite.hits.length).toBe(hits);
-    expect(await stack.api.deps.prisma.crawl.count({ where: { payer: account.address.toLowerCase() } })).toBe(0);
+    expect(await stack.api.deps.prisma.job.count({ where: { payer: account.address.toLowerCase() } })).toBe(0);
     expect((await payments(account.address)).map((p) => p.status)).toEqual(['settle_failed']);
   });
 });

@@ -24,7 +24,7 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
 
   return {
     async discoverCrawl(crawlId: string): Promise<DiscoveryResult> {
-      const crawl = await prisma.crawl.findUnique({ where: { id: crawlId } });
+      const crawl = await prisma.job.findUnique({ where: { id: crawlId } });
       if (!crawl || crawl.status !== 'scraping') return { finished: true };
       const job = jobPace(crawl);
       // A batch scrape is discovered when it is created: its URLs are its frontier.
@@ -76,7 +76,7 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
         const locked = await lockCrawl(tx, crawlId);
         if (!locked || locked.status !== 'scraping') return;
         const { admitted, overflow } = await admit(tx, crawlId, locked.total, options.limit, candidates);
-        await tx.crawl.update({
+        await tx.job.update({
           where: { id: crawlId },
           data: {
             discoveryDone: true,

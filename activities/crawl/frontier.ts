@@ -1,7 +1,7 @@
 /**
- * The crawl frontier in PostgreSQL (`crawl_url`): admission of new URLs up to the crawl's exact
+ * The crawl frontier in PostgreSQL (`job_url`): admission of new URLs up to the crawl's exact
  * `limit`, with skip counts by reason, and claiming of queued URLs by page lanes.
- * Dedupe is the unique (crawl_id, url_key): a variant of a known URL is never queued twice.
+ * Dedupe is the unique (job_id, url_key): a variant of a known URL is never queued twice.
  */
 import { MAX_CRAWL_LIMIT } from '../../core/schemas/crawl.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
@@ -18,7 +18,7 @@ type Tx = Prisma.TransactionClient;
 /** Lock the crawl row for the rest of the transaction; every writer takes this lock first, so counters stay exact. */
 export async function lockCrawl(tx: Tx, crawlId: string) {
   const rows = await tx.$queryRaw<{ status: string; total: number; limit: number; skipped: Record<string, number>; robotsBlocked: string[] }[]>`
-    SELECT status, total, COALESCE((options->>'limit')::int, ${MAX_CRAWL_LIMIT}) AS "limit", skipped, robots_blocked AS "robotsBlocked" FROM crawl WHERE id = ${crawlId} FOR UPDATE`;
+    SELECT status, total, COALESCE((options->>'limit')::int, ${MAX_CRAWL_LIMIT}) AS "limit", skipped, robots_blocked AS "robotsBlocked" FROM job WHERE id = ${crawlId} FOR UPDATE`;
   return rows[0];
 }
 
@@ -53,11 +53,11 @@ export async function admit(tx: Tx, crawlId: string, total: number, limit: numbe
       SELECT * FROM unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::int[], ${unique.map((c) => c.discoveryDepth)}::int[])
         WITH ORDINALITY AS t(url_key, url, depth, discovery_depth, ord)),
     fresh AS (
-      SELECT cand.* FROM cand WHERE NOT EXISTS (SELECT 1 FROM crawl_url u WHERE u.crawl_id = ${crawlId} AND u.url_key = cand.url_key)),
+      SELECT cand.* FROM cand WHERE NOT EXISTS (SELECT 1 FROM job_url u WHERE u.job_id = ${crawlId} AND u.url_key = cand.url_key)),
     ins AS (
-      INSERT INTO crawl_url (crawl_id, url_key, url, depth, discovery_depth)
+      INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth)
       SELECT ${crawlId}, url_key, url, depth, discovery_depth FROM fresh ORDER BY ord LIMIT ${Math.max(0, limit - total)}
-      ON CONFLICT (crawl_id, url_key) DO NOTHING RETURNING 1)
+      ON CONFLICT (job_id, url_key) DO NOTHING RETURNING 1)
     SELECT (SELECT count(*) FROM ins)::int AS admitted, (SELECT count(*) FROM fresh)::int AS fresh`;
   const { admitted, fresh } = rows[0]!;
   return { admitted, overflow: fresh - admitted };
@@ -86,11 +86,11 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  */
 export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number): Promise<ClaimedUrl[]> {
   const rows = await prisma.$queryRaw<ClaimedRow[]>`
-    UPDATE crawl_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now(), attempts = attempts + 1
+    UPDATE job_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now(), attempts = attempts + 1
     WHERE id IN (
-      SELECT u.id FROM crawl_url u
-      WHERE u.crawl_id = ${crawlId} AND u.status = 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
-        AND EXISTS (SELECT 1 FROM crawl c WHERE c.id = ${crawlId} AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
+      SELECT u.id FROM job_url u
+      WHERE u.job_id = ${crawlId} AND u.status = 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
+        AND EXISTS (SELECT 1 FROM job c WHERE c.id = ${crawlId} AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
       ORDER BY u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
     RETURNING id, url, url_key, depth, discovery_depth, attempts, throttles`;
   return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -99,8 +99,8 @@ export async function claimBatch(prisma: PrismaClient, crawlId: string, token: s
 /** URLs an earlier attempt of this lane run claimed and did not finish (its worker died): this attempt does them first. */
 export async function reclaimOwn(prisma: PrismaClient, crawlId: string, token: string): Promise<ClaimedUrl[]> {
   const rows = await prisma.$queryRaw<ClaimedRow[]>`
-    UPDATE crawl_url SET attempts = attempts + 1, claimed_at = now()
-    WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed'
+    UPDATE job_url SET attempts = attempts + 1, claimed_at = now()
+    WHERE job_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed'
     RETURNING id, url, url_key, depth, discovery_depth, attempts, throttles`;
   return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
@@ -119,10 +119,10 @@ export interface FrontierState {
 export async function frontierState(prisma: PrismaClient, crawlId: string): Promise<FrontierState> {
   const rows = await prisma.$queryRaw<{ status: string; resume_at: Date | null; queued: bigint; claimed: bigint; next_retry_at: Date | null }[]>`
     SELECT c.status, c.resume_at,
-      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId} AND status = 'queued') AS queued,
-      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId} AND status = 'claimed') AS claimed,
-      (SELECT min(retry_at) FROM crawl_url WHERE crawl_id = ${crawlId} AND status = 'queued') AS next_retry_at
-    FROM crawl c WHERE c.id = ${crawlId}`;
+      (SELECT count(*) FROM job_url WHERE job_id = ${crawlId} AND status = 'queued') AS queued,
+      (SELECT count(*) FROM job_url WHERE job_id = ${crawlId} AND status = 'claimed') AS claimed,
+      (SELECT min(retry_at) FROM job_url WHERE job_id = ${crawlId} AND status = 'queued') AS next_retry_at
+    FROM job c WHERE c.id = ${crawlId}`;
   const r = rows[0];
   if (!r) return { status: 'gone', queued: 0, claimed: 0 };
   return {
@@ -136,7 +136,7 @@ export async function frontierState(prisma: PrismaClient, crawlId: string): Prom
 
 /** Pause the whole crawl (every lane, every worker) until `until`; never shortens a longer pause. */
 export async function pauseCrawl(prisma: PrismaClient, crawlId: string, until: Date): Promise<void> {
-  await prisma.$executeRaw`UPDATE crawl SET resume_at = GREATEST(COALESCE(resume_at, ${until}), ${until}) WHERE id = ${crawlId}`;
+  await prisma.$executeRaw`UPDATE job SET resume_at = GREATEST(COALESCE(resume_at, ${until}), ${until}) WHERE id = ${crawlId}`;
 }
 
 /**
@@ -146,14 +146,14 @@ export async function pauseCrawl(prisma: PrismaClient, crawlId: string, until: D
  * answer was lost.
  */
 export async function claimUrls(prisma: PrismaClient, crawlId: string, max: number, token: string): Promise<string[]> {
-  const again = await prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM crawl_url WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed' ORDER BY id`;
+  const again = await prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM job_url WHERE job_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed' ORDER BY id`;
   if (again.length) return again.map((r) => r.id.toString());
   const rows = await prisma.$queryRaw<{ id: bigint }[]>`
-    UPDATE crawl_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now()
+    UPDATE job_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now()
     WHERE id IN (
-      SELECT u.id FROM crawl_url u
-      WHERE u.crawl_id = ${crawlId} AND u.status = 'queued'
-        AND EXISTS (SELECT 1 FROM crawl c WHERE c.id = ${crawlId} AND c.status = 'scraping')
+      SELECT u.id FROM job_url u
+      WHERE u.job_id = ${crawlId} AND u.status = 'queued'
+        AND EXISTS (SELECT 1 FROM job c WHERE c.id = ${crawlId} AND c.status = 'scraping')
       ORDER BY u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
     RETURNING id`;
   return rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : 1)).map(String);
@@ -161,5 +161,5 @@ export async function claimUrls(prisma: PrismaClient, crawlId: string, max: numb
 
 /** Nothing of the workflow runs any more (a new run, or every lane has ended): whatever is still claimed goes back to the queue. */
 export async function requeueClaimed(prisma: PrismaClient, crawlId: string): Promise<number> {
-  return prisma.$executeRaw`UPDATE crawl_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL WHERE crawl_id = ${crawlId} AND status = 'claimed'`;
+  return prisma.$executeRaw`UPDATE job_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL WHERE job_id = ${crawlId} AND status = 'claimed'`;
 }

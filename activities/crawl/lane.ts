@@ -32,7 +32,7 @@ export function laneActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
 
   async function counters(crawlId: string): Promise<Pick<LaneResult, 'completed' | 'failed' | 'total'>> {
-    const c = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { completed: true, failed: true, total: true } });
+    const c = await prisma.job.findUnique({ where: { id: crawlId }, select: { completed: true, failed: true, total: true } });
     return { completed: c?.completed ?? 0, failed: c?.failed ?? 0, total: c?.total ?? 0 };
   }
 
@@ -43,8 +43,8 @@ export function laneActivities(deps: ActivityDeps) {
    */
   async function dropOwnClaims(crawlId: string, token: string): Promise<void> {
     await prisma.$executeRaw`
-      UPDATE crawl_url SET status = 'dropped' WHERE crawl_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed'
-        AND EXISTS (SELECT 1 FROM crawl WHERE id = ${crawlId} AND status <> 'scraping')`;
+      UPDATE job_url SET status = 'dropped' WHERE job_id = ${crawlId} AND claimed_by = ${token} AND status = 'claimed'
+        AND EXISTS (SELECT 1 FROM job WHERE id = ${crawlId} AND status <> 'scraping')`;
   }
 
   return {

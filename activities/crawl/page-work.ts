@@ -72,7 +72,7 @@ export interface CrawlPages {
 /** The job's page work, or undefined when it is no longer running. */
 export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQueue: string): Promise<CrawlPages | undefined> {
   const { prisma, config, runPage } = deps;
-  const row = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true, kind: true, options: true, robotsTxt: true, apiKeyId: true, payer: true } });
+  const row = await prisma.job.findUnique({ where: { id: crawlId }, select: { status: true, kind: true, options: true, robotsTxt: true, apiKeyId: true, payer: true } });
   if (!row || row.status !== 'scraping') return undefined;
   const { pageOptions, rules, hooks, owner } = jobOf(crawlId, row, config.SERVICE_USER_AGENT);
   const pageTimeoutMs = pageOptions.timeout ?? PAGE_TIMEOUT_MS;
@@ -106,7 +106,7 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
   async function sendPageEvents(stored: { urlId: bigint; documentId: string }[]): Promise<void> {
     if (!hooks || stored.length === 0) return;
     await Promise.all(stored.map(startDelivery));
-    await prisma.crawlUrl.updateMany({ where: { id: { in: stored.map((s) => s.urlId) } }, data: { pageEventSent: true } });
+    await prisma.jobUrl.updateMany({ where: { id: { in: stored.map((s) => s.urlId) } }, data: { pageEventSent: true } });
   }
 
   return {
@@ -168,9 +168,9 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
     async sendPendingPageEvents() {
       if (!hooks) return;
       const pending = await prisma.$queryRaw<{ id: bigint; url_key: string }[]>`
-        SELECT u.id, u.url_key FROM crawl_url u
-        WHERE u.crawl_id = ${crawlId} AND u.status = 'done' AND NOT u.page_event_sent
-          AND EXISTS (SELECT 1 FROM document d WHERE d.crawl_id = ${crawlId} AND d.url_key = u.url_key)`;
+        SELECT u.id, u.url_key FROM job_url u
+        WHERE u.job_id = ${crawlId} AND u.status = 'done' AND NOT u.page_event_sent
+          AND EXISTS (SELECT 1 FROM document d WHERE d.job_id = ${crawlId} AND d.url_key = u.url_key)`;
       await sendPageEvents(pending.map((p) => ({ urlId: p.id, documentId: documentIdFor(crawlId, p.url_key) })));
     },
   };

@@ -16,7 +16,7 @@ export function perPageActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
 
   async function openRow(input: CrawlPageInput): Promise<ClaimedUrl | undefined> {
-    const row = await prisma.crawlUrl.findUnique({ where: { id: BigInt(input.urlId) } });
+    const row = await prisma.jobUrl.findUnique({ where: { id: BigInt(input.urlId) } });
     if (!row || (row.status !== 'queued' && row.status !== 'claimed')) return undefined;
     return { id: row.id, url: row.url, urlKey: row.urlKey, depth: row.depth, discoveryDepth: row.discoveryDepth, attempts: Context.current().info.attempt, throttles: row.throttles };
   }
@@ -43,7 +43,7 @@ export function perPageActivities(deps: ActivityDeps) {
       if (!row) return { outcome: 'skipped', admitted: 0 };
       const crawl = await loadCrawlPages(deps, input.crawlId, '');
       if (!crawl) {
-        await prisma.crawlUrl.updateMany({ where: { id: row.id, status: { in: ['queued', 'claimed'] } }, data: { status: 'dropped' } });
+        await prisma.jobUrl.updateMany({ where: { id: row.id, status: { in: ['queued', 'claimed'] } }, data: { status: 'dropped' } });
         return { outcome: 'skipped', admitted: 0 };
       }
       const heartbeat = setInterval(() => ctx.heartbeat(), 2000);

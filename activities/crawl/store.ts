@@ -4,7 +4,7 @@
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
  * failed (with its error) or back to the queue with a backoff. A URL already settled by someone else
  * (a zombie attempt, a retried lane) is left alone, and a page whose document exists is never stored
- * twice: the lock makes "check, then insert" safe, and unique (crawl_id, url_key) backs it up.
+ * twice: the lock makes "check, then insert" safe, and unique (job_id, url_key) backs it up.
  */
 import type { StoredPage } from '../documents.js';
 import { writeSnapshot } from '../pipeline/change-tracking.js';
@@ -40,12 +40,12 @@ type Tx = Prisma.TransactionClient;
 
 /** Done, failed (with its error), or back to the queue: the URLs this batch settles. */
 async function settle(tx: Tx, outcomes: PageOutcome[], done: bigint[]): Promise<void> {
-  if (done.length) await tx.$executeRaw`UPDATE crawl_url SET status = 'done' WHERE id = ANY(${done}::bigint[])`;
+  if (done.length) await tx.$executeRaw`UPDATE job_url SET status = 'done' WHERE id = ANY(${done}::bigint[])`;
   for (const o of outcomes) {
-    if (o.kind === 'failed') await tx.$executeRaw`UPDATE crawl_url SET status = 'failed', error = ${o.error.slice(0, ERROR_MAX_CHARS)}, error_code = ${o.code}, failed_at = now() WHERE id = ${o.row.id}`;
+    if (o.kind === 'failed') await tx.$executeRaw`UPDATE job_url SET status = 'failed', error = ${o.error.slice(0, ERROR_MAX_CHARS)}, error_code = ${o.code}, failed_at = now() WHERE id = ${o.row.id}`;
     else if (o.kind === 'requeue') {
       await tx.$executeRaw`
-        UPDATE crawl_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL, retry_at = ${o.retryAt},
+        UPDATE job_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL, retry_at = ${o.retryAt},
           throttles = throttles + ${o.why === 'throttled' ? 1 : 0}, attempts = attempts - ${o.why === 'tried' ? 0 : 1}
         WHERE id = ${o.row.id}`;
     }
@@ -59,7 +59,7 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
   const docs = pages.map((p) => p.document);
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   await tx.$executeRaw`
-    INSERT INTO document (id, crawl_id, sequence, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, expires_at)
+    INSERT INTO document (id, job_id, sequence, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, expires_at)
     SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.metadata::jsonb, t.extract::jsonb, t.change_tracking::jsonb, t.warning, t.status_code,
       now() + make_interval(secs => ${ttlSeconds})
     FROM unnest(
@@ -68,7 +68,7 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
       ${docs.map((d) => json(d.links))}::text[], ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
       ${docs.map((d) => json(d.changeTracking))}::text[], ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
     ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, ord),
-    crawl c WHERE c.id = ${crawlId}`;
+    job c WHERE c.id = ${crawlId}`;
   // Screenshots are rare in crawls and large: one update each rather than a bytea array.
   for (const p of pages) {
     if (p.document.screenshot) await tx.$executeRaw`UPDATE document SET screenshot = ${new Uint8Array(p.document.screenshot)} WHERE id = ${documentIdFor(crawlId, p.row.urlKey)}`;
@@ -90,9 +90,9 @@ export const CREDITS_EXHAUSTED = 'credits_exhausted';
  */
 async function stopForCredits(tx: Tx, crawlId: string, unpaid: bigint[]): Promise<number> {
   const dropped = await tx.$executeRaw`
-    UPDATE crawl_url SET status = 'dropped' WHERE crawl_id = ${crawlId} AND (status = 'queued' OR id = ANY(${unpaid}::bigint[]))`;
+    UPDATE job_url SET status = 'dropped' WHERE job_id = ${crawlId} AND (status = 'queued' OR id = ANY(${unpaid}::bigint[]))`;
   await tx.$executeRaw`
-    UPDATE crawl SET error = 'Stopped early: the account has no credits left. An admin can upgrade the plan on the dashboard''s Billing page.'
+    UPDATE job SET error = 'Stopped early: the account has no credits left. An admin can upgrade the plan on the dashboard''s Billing page.'
     WHERE id = ${crawlId} AND error IS NULL`;
   return dropped;
 }
@@ -103,14 +103,14 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
     const crawl = await lockCrawl(tx, crawlId);
     const ids = outcomes.map((o) => o.row.id);
     if (!crawl || crawl.status !== 'scraping') {
-      await tx.$executeRaw`UPDATE crawl_url SET status = 'dropped' WHERE id = ANY(${ids}::bigint[]) AND status IN ('queued', 'claimed')`;
+      await tx.$executeRaw`UPDATE job_url SET status = 'dropped' WHERE id = ANY(${ids}::bigint[]) AND status IN ('queued', 'claimed')`;
       return { stored: [], admitted: 0, stopped: true };
     }
     // Only URLs still open are settled here (one settled meanwhile by another attempt stays as it is),
     // and a page whose document exists is not stored again.
     const open = await tx.$queryRaw<{ id: bigint; stored: boolean }[]>`
-      SELECT u.id, EXISTS (SELECT 1 FROM document d WHERE d.crawl_id = u.crawl_id AND d.url_key = u.url_key) AS stored
-      FROM crawl_url u WHERE u.id = ANY(${ids}::bigint[]) AND u.status IN ('queued', 'claimed')`;
+      SELECT u.id, EXISTS (SELECT 1 FROM document d WHERE d.job_id = u.job_id AND d.url_key = u.url_key) AS stored
+      FROM job_url u WHERE u.id = ANY(${ids}::bigint[]) AND u.status IN ('queued', 'claimed')`;
     const openIds = new Set(open.map((r) => r.id));
     const alreadyStored = new Set(open.filter((r) => r.stored).map((r) => r.id));
     let mine = outcomes.filter((o) => openIds.has(o.row.id));
@@ -135,7 +135,7 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
     const skips = [...pages.flatMap((p) => p.skips), ...Array<string>(overflow).fill('limit_reached'), ...Array<string>(dropped).fill(CREDITS_EXHAUSTED)];
     const robotsBlocked = addRobotsBlocked(crawl.robotsBlocked, pages.flatMap((p) => p.robotsBlocked));
     await tx.$executeRaw`
-      UPDATE crawl SET next_sequence = next_sequence + ${fresh.length}, completed = completed + ${fresh.length + failed}, failed = failed + ${failed},
+      UPDATE job SET next_sequence = next_sequence + ${fresh.length}, completed = completed + ${fresh.length + failed}, failed = failed + ${failed},
         credits_used = credits_used + ${fresh.length}, total = total + ${admitted - dropped}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb,
         robots_blocked = ${JSON.stringify(robotsBlocked)}::jsonb, updated_at = now()
       WHERE id = ${crawlId}`;

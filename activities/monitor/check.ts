@@ -72,7 +72,7 @@ export function monitorCheckActivities(deps: ActivityDeps) {
       const target = (monitor.targets as StoredTarget[]).find((t) => t.id === input.targetId);
       if (!target) throw new Error(`monitor ${input.monitorId} has no target ${input.targetId}`);
       const job = targetJob(monitor.id, target);
-      const existing = await prisma.crawl.findUnique({ where: { id: input.jobId }, select: { url: true } });
+      const existing = await prisma.job.findUnique({ where: { id: input.jobId }, select: { url: true } });
       if (existing) return { seedHost: new URL(existing.url).hostname, apiKeyId: monitor.apiKeyId };
       const common = { id: input.jobId, kind: job.kind, options: job.options, apiKeyId: monitor.apiKeyId, payer: null, ttlSeconds: config.CRAWL_TTL_SECONDS };
       if (job.kind === 'crawl') {

@@ -59,7 +59,7 @@ async function judge(llm: LlmSettings, goal: string, page: CheckPage): Promise<o
 export async function comparePages(prisma: PrismaClient, llm: LlmSettings | undefined, monitor: Monitor, checkId: string, runs: TargetRun[]): Promise<{ pages: CheckPage[]; judgeSkipped: string | null }> {
   const pages: CheckPage[] = [];
   for (const run of runs) {
-    const docs = await prisma.document.findMany({ where: { crawlId: run.jobId }, select: { id: true, urlKey: true, statusCode: true, changeTracking: true, metadata: true }, orderBy: { sequence: 'asc' } });
+    const docs = await prisma.document.findMany({ where: { jobId: run.jobId }, select: { id: true, urlKey: true, statusCode: true, changeTracking: true, metadata: true }, orderBy: { sequence: 'asc' } });
     for (const doc of docs) {
       const tracking = doc.changeTracking as ChangeTracking | null;
       const status: PageStatus = tracking?.changeStatus ?? 'new';
@@ -77,7 +77,7 @@ export async function comparePages(prisma: PrismaClient, llm: LlmSettings | unde
         currentScrapeId: doc.id,
       });
     }
-    const failed = await prisma.crawlUrl.findMany({ where: { crawlId: run.jobId, status: 'failed' }, select: { url: true, urlKey: true, error: true } });
+    const failed = await prisma.jobUrl.findMany({ where: { jobId: run.jobId, status: 'failed' }, select: { url: true, urlKey: true, error: true } });
     for (const f of failed) pages.push({ targetId: run.targetId, url: f.url, urlKey: f.urlKey, status: 'error', statusCode: null, error: f.error, diff: null, snapshot: null, judgment: null, currentScrapeId: null });
   }
   // What the previous check saw and this one did not reach is gone.

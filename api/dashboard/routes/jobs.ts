@@ -6,15 +6,15 @@
 import { NotFoundError } from '../../../core/errors.js';
 import { cancelJob } from '../../../jobs/cancel.js';
 import { jobErrors, jobSummary, temporalUrl } from '../../../jobs/read.js';
-import type { Crawl } from '../../../prisma/client.js';
+import type { Job } from '../../../prisma/client.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody, idParams } from '../define.js';
 import type { DashboardSession } from '../session.js';
 
-type Row = Crawl & { apiKey: { prefix: string } | null };
+type Row = Job & { apiKey: { prefix: string } | null };
 
 async function ownJob(ctx: AppContext, session: DashboardSession, id: string): Promise<Row> {
-  const row = await ctx.state.deps.prisma.crawl.findFirst({ where: { id, apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() } }, include: { apiKey: { select: { prefix: true } } } });
+  const row = await ctx.state.deps.prisma.job.findFirst({ where: { id, apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() } }, include: { apiKey: { select: { prefix: true } } } });
   if (!row) throw new NotFoundError(`No crawl or batch scrape with id ${id} in this account (it may have expired).`);
   return row;
 }
@@ -28,7 +28,7 @@ export const jobRoutes = [
     access: 'member',
     query: { type: 'object', additionalProperties: false, properties: { kind: { enum: ['crawl', 'batch_scrape'] } } },
     async handler(ctx, { query, session }) {
-      const rows = await ctx.state.deps.prisma.crawl.findMany({
+      const rows = await ctx.state.deps.prisma.job.findMany({
         where: { apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() }, ...(query.kind ? { kind: query.kind } : {}) },
         include: { apiKey: { select: { prefix: true } } },
         orderBy: { createdAt: 'desc' },
@@ -68,8 +68,8 @@ export const jobRoutes = [
       const row = await ownJob(ctx, session, params.id);
       const { prisma } = ctx.state.deps;
       const [docs, total] = await Promise.all([
-        prisma.document.findMany({ where: { crawlId: row.id }, orderBy: { sequence: 'asc' }, skip: query.offset, take: query.limit, omit: { screenshot: true, html: true, rawHtml: true } }),
-        prisma.document.count({ where: { crawlId: row.id } }),
+        prisma.document.findMany({ where: { jobId: row.id }, orderBy: { sequence: 'asc' }, skip: query.offset, take: query.limit, omit: { screenshot: true, html: true, rawHtml: true } }),
+        prisma.document.count({ where: { jobId: row.id } }),
       ]);
       const documents = docs.map((d) => {
         const metadata = (d.metadata ?? {}) as Record<string, unknown>;
