@@ -1,8 +1,12 @@
 /**
  * How a dashboard endpoint is declared: who may call it (nobody signed in, any member, admins), the
- * JSON Schemas of its input (validated like the API's, 400 with `details` naming the field), and a
- * handler that returns the body (undefined: 204). Registration applies the origin check, the session,
- * the CSRF check on state-changing requests and the role, in that order (api/dashboard/guard.ts).
+ * JSON Schemas of its input (validated like the API's, 400 with `details` naming the field) and of
+ * its answer's body (api/dashboard/schemas.ts), and a handler that returns that body (undefined:
+ * 204). The answer's schema is not checked at run time: it types the handler's return value, so a
+ * handler returning another shape does not compile (though, TypeScript being structural, an extra
+ * field gets through), and the dashboard's own types derive from the same schemas. Registration
+ * applies the origin check, the session, the CSRF check on state-changing requests and the role, in
+ * that order (api/dashboard/guard.ts).
  */
 import type { Router } from '@koa/router';
 import type { FromSchema } from 'json-schema-to-ts';
@@ -20,7 +24,7 @@ export interface DashboardInput<B, Q, P> {
   params: P;
 }
 
-interface Declared<B, Q, P, A> {
+interface Declared<B, Q, P, R, A> {
   method: 'get' | 'post' | 'patch' | 'delete';
   /** Below /dashboard/api. */
   path: string;
@@ -28,19 +32,25 @@ interface Declared<B, Q, P, A> {
   body?: B;
   query?: Q;
   params?: P;
+  /** The body of a successful answer; none when the route answers 204 (its handler returns undefined). */
+  response?: R;
   /** Status of a successful answer with a body (default 200). */
   status?: number;
   handler: (
     ctx: AppContext,
     input: DashboardInput<Infer<B>, Infer<Q>, Infer<P>> & { session: A extends 'public' ? undefined : DashboardSession },
-  ) => Promise<unknown>;
+  ) => Promise<Infer<R>>;
 }
 
-export type DashboardRoute = Declared<Schema | undefined, Schema | undefined, Schema | undefined, 'public' | 'member' | 'admin'>;
+export type DashboardRoute = Declared<Schema | undefined, Schema | undefined, Schema | undefined, Schema | undefined, 'public' | 'member' | 'admin'>;
 
-export function dashboardRoute<const B extends Schema | undefined = undefined, const Q extends Schema | undefined = undefined, const P extends Schema | undefined = undefined, const A extends 'public' | 'member' | 'admin' = 'member'>(
-  route: Declared<B, Q, P, A>,
-): DashboardRoute {
+export function dashboardRoute<
+  const B extends Schema | undefined = undefined,
+  const Q extends Schema | undefined = undefined,
+  const P extends Schema | undefined = undefined,
+  const R extends Schema | undefined = undefined,
+  const A extends 'public' | 'member' | 'admin' = 'member',
+>(route: Declared<B, Q, P, R, A>): DashboardRoute {
   return route as unknown as DashboardRoute;
 }
 

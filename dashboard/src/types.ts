@@ -1,137 +1,52 @@
-/** The JSON shapes of /dashboard/api, as dashboard/CONTRACT.md documents them. Dates are ISO strings. */
+/**
+ * The JSON shapes of /dashboard/api, derived from the schemas the routes declare as their answers
+ * (api/dashboard/schemas.ts), so the dashboard reads what the server is typed to send. Type-only:
+ * nothing of the server reaches the bundle. Dates are ISO strings.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type * as schemas from '../../api/dashboard/schemas';
 
-export type Role = 'admin' | 'member';
-
-export interface Oidc {
-  enabled: boolean;
-  label: string;
-}
-
-export interface Session {
-  user: { id: string; email: string; role: Role };
-  account: { id: string; name: string };
-  csrfToken: string;
-  temporalUiUrl: string | null;
-  signUpOpen: boolean;
-  oidc: Oidc;
-}
-
+export type Role = FromSchema<typeof schemas.roleSchema>;
+export type Session = FromSchema<typeof schemas.sessionSchema>;
 /** What GET /session answers with its 401, so the sign-in page knows what to offer. */
-export interface SignedOut {
-  signUpOpen: boolean;
-  oidc: Oidc;
-}
+export type SignedOut = FromSchema<typeof schemas.signedOutSchema>;
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export type ApiKey = FromSchema<typeof schemas.apiKeySchema>;
+export type KeysAnswer = FromSchema<typeof schemas.keysAnswer>;
+export type CreatedKey = FromSchema<typeof schemas.createdKeySchema>;
+/** When the webhook signing secret last changed (GET /webhook-secret, everyone). */
+export type WebhookSecretState = FromSchema<typeof schemas.webhookSecretStateSchema>;
+/** The secret itself: only in the answers to reveal and rotate (admins). */
+export type WebhookSecret = FromSchema<typeof schemas.webhookSecretSchema>;
 
-/** The account's webhook signing secret: `secret` only in the answers to reveal and rotate (admins). */
-export interface WebhookSecret {
-  version: number;
-  rotatedAt: string | null;
-  secret: string;
-}
-
-export interface CreatedKey {
-  id: string;
-  name: string;
-  prefix: string;
-  key: string;
-}
-
-export type JobKind = 'crawl' | 'batch_scrape';
-export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
-
-export interface Job {
-  id: string;
-  kind: JobKind;
-  url: string;
-  status: JobStatus;
-  total: number;
-  completed: number;
-  failed: number;
-  creditsUsed: number;
-  createdAt: string;
-  apiKeyPrefix: string | null;
-}
-
-export interface JobDetail extends Job {
-  skipped: Record<string, number>;
-  error: string | null;
-  errors: { url: string; code: string; error: string }[];
-  robotsBlocked: string[];
-  temporalUrl: string | null;
-  options: object;
-}
-
+export type JobKind = FromSchema<typeof schemas.jobKindSchema>;
+export type JobStatus = FromSchema<typeof schemas.jobStatusSchema>;
+export type Job = FromSchema<typeof schemas.jobSchema>;
+export type JobDetail = FromSchema<typeof schemas.jobDetailSchema>;
+export type JobsAnswer = FromSchema<typeof schemas.jobsAnswer>;
+export type JobDetailAnswer = FromSchema<typeof schemas.jobDetailAnswer>;
 /** A scraped document: every string in it comes from a page on the web, so it is hostile. */
-export interface Doc {
-  id: string;
-  url: string;
-  statusCode: number | null;
-  title: string | null;
-  description: string | null;
-  markdown: string | null;
-  metadata: object;
-  links: string[];
-}
+export type Doc = FromSchema<typeof schemas.docSchema>;
+export type DocumentsAnswer = FromSchema<typeof schemas.documentsAnswer>;
 
-export interface Monitor {
-  id: string;
-  name: string;
-  status: 'active' | 'paused';
-  schedule: string;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-  createdAt: string;
-}
+export type Monitor = FromSchema<typeof schemas.monitorSchema>;
+export type Check = FromSchema<typeof schemas.checkSchema>;
+export type CheckPage = FromSchema<typeof schemas.checkPageSchema>;
+export type MonitorsAnswer = FromSchema<typeof schemas.monitorsAnswer>;
+export type MonitorAnswer = FromSchema<typeof schemas.monitorAnswer>;
+export type ChecksAnswer = FromSchema<typeof schemas.checksAnswer>;
+export type CheckAnswer = FromSchema<typeof schemas.checkAnswer>;
 
-export interface Check {
-  id: string;
-  status: string;
-  trigger: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  summary: { totalPages: number; same: number; changed: number; new: number; removed: number; error: number };
-}
+export type UsageDay = FromSchema<typeof schemas.usageDaySchema>;
+export type UsageAnswer = FromSchema<typeof schemas.usageAnswer>;
+export type ActivityEntry = FromSchema<typeof schemas.activityEntrySchema>;
+export type ActivityAnswer = FromSchema<typeof schemas.activityAnswer>;
 
-export interface CheckPage {
-  url: string;
-  status: string;
-  diff: string | null;
-}
+export type Member = FromSchema<typeof schemas.memberSchema>;
+export type Invite = FromSchema<typeof schemas.inviteSchema>;
+export type TeamAnswer = FromSchema<typeof schemas.teamAnswer>;
+export type CreatedInvite = FromSchema<typeof schemas.createdInviteSchema>;
 
-export interface UsageDay {
-  day: string;
-  pages: number;
-}
-
-export interface ActivityEntry {
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  credits: number;
-  keyPrefix: string | null;
-}
-
-export interface Member {
-  id: string;
-  email: string;
-  role: Role;
-  createdAt: string;
-}
-
-export interface Invite {
-  id: string;
-  role: Role;
-  createdAt: string;
-  expiresAt: string;
-}
+export type Billing = FromSchema<typeof schemas.billingSchema>;
+/** The billing provider's page (checkout or customer portal) to send the browser to. */
+export type BillingRedirect = FromSchema<typeof schemas.billingRedirectSchema>;

@@ -1,16 +1,18 @@
 /** Signing in and out, signing up (when open), accepting an invite, and the session object. */
+import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError, RateLimitedError, SignedOutError } from '../../../core/errors.js';
 import { acceptInvite, checkPassword, createAccountWithAdmin, normalEmail } from '../../accounts-store.js';
 import { rateLimitLabels, type RateLimiter } from '../../rate-limit.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody } from '../define.js';
+import { sessionSchema, signedOutSchema } from '../schemas.js';
 import { cookieName, endSession, findSession, findSessionByToken, startSession, type DashboardSession } from '../session.js';
 import { oidcEnabled } from './oidc.js';
 
 const email = { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' } as const;
 const password = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
-function publicSettings(ctx: AppContext) {
+function publicSettings(ctx: AppContext): FromSchema<typeof signedOutSchema> {
   const { config } = ctx.state.deps;
   return { signUpOpen: config.DASHBOARD_SIGNUP, oidc: { enabled: oidcEnabled(config), label: config.OIDC_LABEL } };
 }
@@ -51,6 +53,7 @@ export function authRoutes(limiter: RateLimiter) {
       method: 'get',
       path: '/session',
       access: 'public',
+      response: sessionSchema,
       async handler(ctx) {
         const { prisma, config } = ctx.state.deps;
         const session = await findSession(prisma, config.AUTH_SECRET, ctx.cookies.get(cookieName(config)));
@@ -63,6 +66,7 @@ export function authRoutes(limiter: RateLimiter) {
       path: '/sign-in',
       access: 'public',
       body: { type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email, password } },
+      response: sessionSchema,
       async handler(ctx, { body }) {
         const address = normalEmail(body.email);
         await limitSignIn(limiter, ctx, address);
@@ -77,6 +81,7 @@ export function authRoutes(limiter: RateLimiter) {
       access: 'public',
       status: 201,
       body: { type: 'object', additionalProperties: false, required: ['email', 'password', 'accountName'], properties: { email, password, accountName: { type: 'string', minLength: 1, maxLength: 100 } } },
+      response: sessionSchema,
       async handler(ctx, { body }) {
         if (!ctx.state.deps.config.DASHBOARD_SIGNUP) throw new ApiError(403, 'sign_up_closed', 'Sign-up is closed on this server: ask an admin for an invite link.');
         await limitSignIn(limiter, ctx, normalEmail(body.email));
@@ -90,6 +95,7 @@ export function authRoutes(limiter: RateLimiter) {
       access: 'public',
       status: 201,
       body: { type: 'object', additionalProperties: false, required: ['token', 'email', 'password'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 }, email, password } },
+      response: sessionSchema,
       async handler(ctx, { body }) {
         await limitSignIn(limiter, ctx, normalEmail(body.email));
         const user = await acceptInvite(ctx.state.deps.prisma, body.token, body.email, body.password);

@@ -8,6 +8,7 @@ import { accountCredits } from '../../billing/credits.js';
 import type { BillingProvider } from '../../billing/polar.js';
 import type { BillingSettings } from '../../../core/billing-settings.js';
 import { dashboardRoute, emptyBody } from '../define.js';
+import { billingRedirectSchema, billingSchema } from '../schemas.js';
 
 export interface Billing {
   settings: BillingSettings;
@@ -22,12 +23,13 @@ export function billingRoutes(billing: Billing | undefined) {
       method: 'get',
       path: '/billing',
       access: 'member',
+      response: billingSchema,
       async handler(ctx, { session }) {
-        if (!billing) return { enabled: false };
+        if (!billing) return { enabled: false as const };
         const credits = await accountCredits(ctx.state.deps, billing.settings, session.account.id);
         const row = await ctx.state.deps.prisma.accountBilling.findUniqueOrThrow({ where: { accountId: session.account.id } });
         return {
-          enabled: true,
+          enabled: true as const,
           status: row.status,
           planName: row.planName,
           credits,
@@ -43,6 +45,7 @@ export function billingRoutes(billing: Billing | undefined) {
       path: '/billing/checkout',
       access: 'admin',
       body: { type: 'object', additionalProperties: false, required: ['productId'], properties: { productId: { type: 'string', minLength: 1, maxLength: 200 } } },
+      response: billingRedirectSchema,
       async handler(ctx, { body, session }) {
         if (!billing) throw new ApiError(404, 'billing_off', 'Billing is off on this server.');
         if (!billing.settings.plans.has(body.productId)) throw invalidBody([{ field: 'productId', message: 'is not one of the plans (BILLING_PLANS)' }]);
@@ -58,6 +61,7 @@ export function billingRoutes(billing: Billing | undefined) {
       path: '/billing/portal',
       access: 'admin',
       body: emptyBody,
+      response: billingRedirectSchema,
       async handler(ctx, { session }) {
         if (!billing) throw new ApiError(404, 'billing_off', 'Billing is off on this server.');
         try {

@@ -9,6 +9,7 @@ import { jobErrors, jobSummary, temporalUrl } from '../../../jobs/read.js';
 import type { Job } from '../../../prisma/client.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody, idParams } from '../define.js';
+import { documentsAnswer, jobAnswer, jobDetailAnswer, jobKindSchema, jobsAnswer } from '../schemas.js';
 import type { DashboardSession } from '../session.js';
 
 type Row = Job & { apiKey: { prefix: string } | null };
@@ -26,7 +27,8 @@ export const jobRoutes = [
     method: 'get',
     path: '/jobs',
     access: 'member',
-    query: { type: 'object', additionalProperties: false, properties: { kind: { enum: ['crawl', 'batch_scrape'] } } },
+    query: { type: 'object', additionalProperties: false, properties: { kind: jobKindSchema } },
+    response: jobsAnswer,
     async handler(ctx, { query, session }) {
       const rows = await ctx.state.deps.prisma.job.findMany({
         where: { apiKey: { accountId: session.account.id }, expiresAt: { gt: new Date() }, ...(query.kind ? { kind: query.kind } : {}) },
@@ -42,18 +44,20 @@ export const jobRoutes = [
     path: '/jobs/:id',
     access: 'member',
     params: idParams,
+    response: jobDetailAnswer,
     async handler(ctx, { params, session }) {
       const row = await ownJob(ctx, session, params.id);
       const { errors, robotsBlocked } = await jobErrors(ctx.state.deps, row.id, { apiKeyId: row.apiKeyId! });
+      // `skipped` and `options` are JSON columns: counts by reason, and the request's options object.
       return {
         job: {
           ...jobSummary(row),
-          skipped: row.skipped,
+          skipped: row.skipped as Record<string, number>,
           error: row.error,
           errors: errors.map((e) => ({ url: e.url, code: e.code ?? null, error: e.error })),
           robotsBlocked,
           temporalUrl: temporalUrl(ctx.state.deps.config.TEMPORAL_UI_URL, ctx.state.deps.config.TEMPORAL_NAMESPACE, row),
-          options: row.options,
+          options: row.options as Record<string, unknown>,
         },
       };
     },
@@ -64,6 +68,7 @@ export const jobRoutes = [
     access: 'member',
     params: idParams,
     query: { type: 'object', additionalProperties: false, properties: { offset: { type: 'integer', minimum: 0, default: 0 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 } } },
+    response: documentsAnswer,
     async handler(ctx, { params, query, session }) {
       const row = await ownJob(ctx, session, params.id);
       const { prisma } = ctx.state.deps;
@@ -84,6 +89,7 @@ export const jobRoutes = [
     access: 'member',
     params: idParams,
     body: emptyBody,
+    response: jobAnswer,
     async handler(ctx, { params, session }) {
       const row = await ownJob(ctx, session, params.id);
       await cancelJob(ctx.state.deps, row.id, { apiKeyId: row.apiKeyId! });

@@ -3,6 +3,7 @@ import { invalidBody, NotFoundError } from '../../../core/errors.js';
 import { createKey, listKeys, revokeKey } from '../../keys-store.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody, idParams } from '../define.js';
+import { createdKeySchema, keysAnswer, revokedKeySchema } from '../schemas.js';
 import type { DashboardSession } from '../session.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -19,6 +20,7 @@ export const keyRoutes = [
     method: 'get',
     path: '/keys',
     access: 'member',
+    response: keysAnswer,
     async handler(ctx, { session }) {
       const keys = await listKeys(ctx.state.deps.prisma, session.account.id);
       return { keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString(), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) })) };
@@ -30,6 +32,7 @@ export const keyRoutes = [
     access: 'member',
     status: 201,
     body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 100 } } },
+    response: createdKeySchema,
     async handler(ctx, { body, session }) {
       const { prisma, config } = ctx.state.deps;
       const name = body.name.trim();
@@ -44,6 +47,7 @@ export const keyRoutes = [
     access: 'member',
     params: idParams,
     body: emptyBody,
+    response: revokedKeySchema,
     async handler(ctx, { params, session }) {
       const { prisma } = ctx.state.deps;
       const key = await prisma.apiKey.findFirst({ where: { id: params.id, accountId: session.account.id }, select: { id: true, revokedAt: true } });

@@ -10,12 +10,14 @@ import { createMonitor, deleteMonitor, getCheck, listChecks, runMonitor, updateM
 import { monitorView } from '../../monitor-views.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody, idParams } from '../define.js';
+import { checkAnswer, checkRunAnswer, checksAnswer, monitorAnswer, monitorsAnswer } from '../schemas.js';
 import type { DashboardSession } from '../session.js';
 import { ownActiveKey } from './keys.js';
 
 function view(m: Monitor) {
   const v = monitorView(m, null);
-  return { id: v.id, name: v.name, status: v.status, schedule: m.scheduleText ?? `${m.cron} (${m.timezone})`, lastRunAt: v.lastRunAt, nextRunAt: v.nextRunAt, createdAt: v.createdAt, pausedReason: m.pausedReason };
+  // monitor.status is text; its CHECK constraint holds it to these two.
+  return { id: v.id, name: v.name, status: v.status as 'active' | 'paused', schedule: m.scheduleText ?? `${m.cron} (${m.timezone})`, lastRunAt: v.lastRunAt, nextRunAt: v.nextRunAt, createdAt: v.createdAt, pausedReason: m.pausedReason };
 }
 
 async function ownMonitor(ctx: AppContext, session: DashboardSession, id: string): Promise<Monitor> {
@@ -37,6 +39,7 @@ const setStatus = (status: 'active' | 'paused', path: string) =>
     access: 'member',
     params: idParams,
     body: emptyBody,
+    response: monitorAnswer,
     async handler(ctx, { params, session }) {
       const monitor = await ownMonitor(ctx, session, params.id);
       await updateMonitor(ctx.state.deps, monitor.apiKeyId, monitor.id, { status });
@@ -49,6 +52,7 @@ export const monitorRoutes = [
     method: 'get',
     path: '/monitors',
     access: 'member',
+    response: monitorsAnswer,
     async handler(ctx, { session }) {
       const { prisma } = ctx.state.deps;
       // Monitors belong to keys, keys to the account (revoked keys' monitors included: they show why they paused).
@@ -73,6 +77,7 @@ export const monitorRoutes = [
         urls: { type: 'array', minItems: 1, maxItems: MAX_TARGET_URLS, items: { type: 'string', minLength: 1, maxLength: 2048 } },
       },
     },
+    response: monitorAnswer,
     async handler(ctx, { body, session }) {
       const apiKeyId = await ownActiveKey(ctx, session, body.apiKeyId);
       // The same request a /v2/monitor client would send, validated by the same schema.
@@ -89,6 +94,7 @@ export const monitorRoutes = [
     access: 'member',
     params: idParams,
     body: emptyBody,
+    response: checkRunAnswer,
     async handler(ctx, { params, session }) {
       const monitor = await ownMonitor(ctx, session, params.id);
       const { data } = await runMonitor(ctx.state.deps, monitor.apiKeyId, monitor.id);
@@ -111,6 +117,7 @@ export const monitorRoutes = [
     path: '/monitors/:id/checks',
     access: 'member',
     params: idParams,
+    response: checksAnswer,
     async handler(ctx, { params, session }) {
       const monitor = await ownMonitor(ctx, session, params.id);
       const { data } = await listChecks(ctx.state.deps, monitor.apiKeyId, monitor.id, { limit: 100, offset: 0 });
@@ -122,6 +129,7 @@ export const monitorRoutes = [
     path: '/monitors/:id/checks/:checkId',
     access: 'member',
     params: checkParams,
+    response: checkAnswer,
     async handler(ctx, { params, session }) {
       const monitor = await ownMonitor(ctx, session, params.id);
       const { data } = await getCheck(ctx.state.deps, monitor.apiKeyId, monitor.id, params.checkId, { limit: 1000, skip: 0 });

@@ -1,7 +1,8 @@
 /**
  * The playground runs scrape, map and crawl as one of the account's keys, through the very route
  * declarations the API serves (api/routes/) and the same serveRoute: the same rate limit, schema,
- * credits gate, operation, answer and activity log entry.
+ * credits gate, operation, answer and activity log entry. So the answer is the API route's, whose
+ * schema is in its own declaration; here it is only "an object".
  */
 import type { BillingSettings } from '../../../core/billing-settings.js';
 import type { RateLimiter } from '../../rate-limit.js';
@@ -26,10 +27,11 @@ function playground(path: string, route: RouteSpec, limiter: RateLimiter, billin
     path,
     access: 'member',
     body,
+    response: { type: 'object' },
     async handler(ctx, { body: input, session }) {
       ctx.state.auth = { apiKeyId: await ownActiveKey(ctx, session, input.apiKeyId), accountId: session.account.id };
       await serveRoute(ctx, route, limiter, billing, { body: input.request });
-      return ctx.body;
+      return ctx.body as Record<string, unknown>;
     },
   });
 }

@@ -1,5 +1,6 @@
 /** Pages per day for the last 30 days (zero-filled, oldest first) and the recent API requests. */
 import { dashboardRoute } from '../define.js';
+import { activityAnswer, usageAnswer } from '../schemas.js';
 
 const DAYS = 30;
 const ACTIVITY_ROWS = 200;
@@ -11,6 +12,7 @@ export const usageRoutes = [
     method: 'get',
     path: '/usage',
     access: 'member',
+    response: usageAnswer,
     async handler(ctx, { session }) {
       const today = new Date(`${dayKey(new Date())}T00:00:00Z`);
       const since = new Date(today.getTime() - (DAYS - 1) * 86_400_000);
@@ -27,6 +29,7 @@ export const usageRoutes = [
     method: 'get',
     path: '/activity',
     access: 'member',
+    response: activityAnswer,
     async handler(ctx, { session }) {
       const { prisma } = ctx.state.deps;
       const rows = await prisma.requestLog.findMany({ where: { accountId: session.account.id }, orderBy: { id: 'desc' }, take: ACTIVITY_ROWS });

@@ -6,6 +6,7 @@
 import { accountWebhookSecret } from '../../../core/webhook-signature.js';
 import type { AppContext } from '../../route.js';
 import { dashboardRoute, emptyBody } from '../define.js';
+import { webhookSecretSchema, webhookSecretStateSchema } from '../schemas.js';
 
 async function current(ctx: AppContext, accountId: string) {
   const row = await ctx.state.deps.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { webhookSecretVersion: true, webhookSecretRotatedAt: true } });
@@ -22,6 +23,7 @@ export const webhookSecretRoutes = [
     method: 'get',
     path: '/webhook-secret',
     access: 'member',
+    response: webhookSecretStateSchema,
     handler: (ctx, { session }) => current(ctx, session.account.id),
   }),
   dashboardRoute({
@@ -29,6 +31,7 @@ export const webhookSecretRoutes = [
     path: '/webhook-secret/reveal',
     access: 'admin',
     body: emptyBody,
+    response: webhookSecretSchema,
     handler: async (ctx, { session }) => withSecret(ctx, session.account.id, await current(ctx, session.account.id)),
   }),
   dashboardRoute({
@@ -36,6 +39,7 @@ export const webhookSecretRoutes = [
     path: '/webhook-secret/rotate',
     access: 'admin',
     body: emptyBody,
+    response: webhookSecretSchema,
     async handler(ctx, { session }) {
       const row = await ctx.state.deps.prisma.account.update({
         where: { id: session.account.id },

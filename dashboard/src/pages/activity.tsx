@@ -4,11 +4,11 @@ import { ErrorAlert, Loading } from '../components/alert';
 import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDate, formatNumber } from '../format';
-import type { ActivityEntry } from '../types';
+import type { ActivityAnswer } from '../types';
 import { useResource } from '../use-resource';
 
 export function ActivityPage() {
-  const activity = useResource((signal) => get<{ entries: ActivityEntry[] }>('/activity', signal), []);
+  const activity = useResource((signal) => get<ActivityAnswer>('/activity', signal), []);
 
   return (
     <>

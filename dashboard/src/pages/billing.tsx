@@ -9,30 +9,20 @@ import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDate, formatNumber, humanize } from '../format';
 import { useSession } from '../session';
+import type { Billing, BillingRedirect } from '../types';
 import { useSubmit } from '../use-submit';
 import { useResource } from '../use-resource';
 
-interface BillingState {
-  enabled: boolean;
-  status?: string;
-  planName?: string | null;
-  credits?: { granted: number; used: number; left: number };
-  periodEnd?: string;
-  cancelAtPeriodEnd?: boolean;
-  hasSubscription?: boolean;
-  plans?: { productId: string; monthlyCredits: number }[];
-}
-
 /** Off to the provider's page (checkout or portal): a full navigation, as it is another site. */
 const go = async (path: string, body: unknown) => {
-  const { url } = await post<{ url: string }>(path, body);
+  const { url } = await post<BillingRedirect>(path, body);
   window.location.assign(url);
 };
 
 export function BillingPage() {
   const session = useSession();
   const isAdmin = session.user.role === 'admin';
-  const billing = useResource((signal) => get<BillingState>('/billing', signal), []);
+  const billing = useResource((signal) => get<Billing>('/billing', signal), []);
   const portal = useSubmit(() => go('/billing/portal', {}), { keepBusy: true });
   const data = billing.data;
 

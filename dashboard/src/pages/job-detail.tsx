@@ -7,13 +7,13 @@ import { ExternalUrl } from '../components/external-url';
 import { PageTitle } from '../components/page-title';
 import { formatDate, formatNumber, humanize, kindName } from '../format';
 import { safeHref } from '../safe';
-import type { JobDetail } from '../types';
+import type { JobDetail, JobDetailAnswer } from '../types';
 import { useResource } from '../use-resource';
 import { JobDocuments } from './job-documents';
 
 export function JobDetailPage({ id }: { id: string }) {
   const job = useResource(
-    (signal) => get<{ job: JobDetail }>(`/jobs/${seg(id)}`, signal).then((answer) => answer.job),
+    (signal) => get<JobDetailAnswer>(`/jobs/${seg(id)}`, signal).then((answer) => answer.job),
     [id],
     (data) => data.status === 'scraping',
   );

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, seg } from '../api';
 import { ErrorAlert, Loading } from '../components/alert';
 import { formatNumber } from '../format';
-import type { Doc } from '../types';
+import type { Doc, DocumentsAnswer } from '../types';
 import { useResource } from '../use-resource';
 import { DocumentView, documentTitle } from './document-view';
 
@@ -13,7 +13,7 @@ export function JobDocuments({ jobId, completed }: { jobId: string; completed: n
   const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState<Doc | null>(null);
   const docs = useResource(
-    (signal) => get<{ documents: Doc[]; total: number }>(`/jobs/${seg(jobId)}/documents?offset=${offset}&limit=${PAGE_SIZE}`, signal),
+    (signal) => get<DocumentsAnswer>(`/jobs/${seg(jobId)}/documents?offset=${offset}&limit=${PAGE_SIZE}`, signal),
     [jobId, offset],
   );
 

@@ -5,7 +5,7 @@ import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDate, formatNumber, humanize } from '../format';
 import { paths } from '../routes';
-import type { Job, JobKind } from '../types';
+import type { JobKind, JobsAnswer } from '../types';
 import { useResource } from '../use-resource';
 
 const titles: Record<JobKind, { title: string; noun: string }> = {
@@ -16,7 +16,7 @@ const titles: Record<JobKind, { title: string; noun: string }> = {
 export function JobsPage({ kind }: { kind: JobKind }) {
   const { title, noun } = titles[kind];
   const jobs = useResource(
-    (signal) => get<{ jobs: Job[] }>(`/jobs?kind=${kind}`, signal),
+    (signal) => get<JobsAnswer>(`/jobs?kind=${kind}`, signal),
     [kind],
     (data) => data.jobs.some((job) => job.status === 'scraping'),
   );

@@ -12,12 +12,12 @@ import { TextField } from '../components/fields';
 import { PageTitle } from '../components/page-title';
 import { formatDate } from '../format';
 import { useSession } from '../session';
-import type { ApiKey, CreatedKey, WebhookSecret } from '../types';
+import type { ApiKey, CreatedKey, KeysAnswer, WebhookSecret, WebhookSecretState } from '../types';
 import { useResource } from '../use-resource';
 import { useSubmit } from '../use-submit';
 
 export function KeysPage() {
-  const keys = useResource((signal) => get<{ keys: ApiKey[] }>('/keys', signal), []);
+  const keys = useResource((signal) => get<KeysAnswer>('/keys', signal), []);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
@@ -87,7 +87,7 @@ export function KeysPage() {
 function WebhookSecretSection() {
   const headingId = useId();
   const admin = useSession().user.role === 'admin';
-  const state = useResource((signal) => get<Omit<WebhookSecret, 'secret'>>('/webhook-secret', signal), []);
+  const state = useResource((signal) => get<WebhookSecretState>('/webhook-secret', signal), []);
   const [shown, setShown] = useState<WebhookSecret | null>(null);
   const [rotating, setRotating] = useState(false);
   const reveal = useSubmit(async () => setShown(await post<WebhookSecret>('/webhook-secret/reveal')));

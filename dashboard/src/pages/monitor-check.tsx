@@ -6,7 +6,7 @@ import { ExternalUrl } from '../components/external-url';
 import { PageTitle } from '../components/page-title';
 import { formatDate, formatNumber, humanize } from '../format';
 import { paths } from '../routes';
-import type { Check, CheckPage } from '../types';
+import type { CheckAnswer, CheckPage } from '../types';
 import { useResource } from '../use-resource';
 import { checkRunning } from './monitor-detail';
 
@@ -17,7 +17,7 @@ interface Props {
 
 export function MonitorCheckPage({ id, checkId }: Props) {
   const result = useResource(
-    (signal) => get<{ check: Check; pages: CheckPage[] }>(`/monitors/${seg(id)}/checks/${seg(checkId)}`, signal),
+    (signal) => get<CheckAnswer>(`/monitors/${seg(id)}/checks/${seg(checkId)}`, signal),
     [id, checkId],
     (data) => checkRunning(data.check),
   );

@@ -5,7 +5,7 @@ import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDate, formatNumber, humanize } from '../format';
 import { paths } from '../routes';
-import type { Check, Monitor } from '../types';
+import type { Check, ChecksAnswer, MonitorsAnswer } from '../types';
 import { useResource } from '../use-resource';
 
 export const checkRunning = (check: Check): boolean => check.status === 'queued' || check.status === 'running';
@@ -13,11 +13,11 @@ export const checkRunning = (check: Check): boolean => check.status === 'queued'
 export function MonitorDetailPage({ id }: { id: string }) {
   // There is no GET /monitors/:id; the list is small (one account's monitors).
   const monitor = useResource(
-    (signal) => get<{ monitors: Monitor[] }>('/monitors', signal).then((answer) => answer.monitors.find((m) => m.id === id) ?? null),
+    (signal) => get<MonitorsAnswer>('/monitors', signal).then((answer) => answer.monitors.find((m) => m.id === id) ?? null),
     [id],
   );
   const checks = useResource(
-    (signal) => get<{ checks: Check[] }>(`/monitors/${seg(id)}/checks`, signal),
+    (signal) => get<ChecksAnswer>(`/monitors/${seg(id)}/checks`, signal),
     [id],
     (data) => data.checks.some(checkRunning),
   );

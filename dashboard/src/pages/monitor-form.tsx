@@ -3,7 +3,7 @@ import { useId, useState } from 'preact/hooks';
 import { post } from '../api';
 import { ErrorAlert } from '../components/alert';
 import { TextArea, TextField } from '../components/fields';
-import type { Monitor } from '../types';
+import type { Monitor, MonitorAnswer } from '../types';
 import { useActiveKeys } from '../use-active-keys';
 import { useSubmit } from '../use-submit';
 import { KeySelect } from './key-select';
@@ -22,7 +22,7 @@ export function MonitorForm({ onCreated }: { onCreated: (monitor: Monitor) => vo
       schedule: { text: schedule.trim() },
       urls: urls.split('\n').map((line) => line.trim()).filter(Boolean),
     };
-    const { monitor } = await post<{ monitor: Monitor }>('/monitors', body);
+    const { monitor } = await post<MonitorAnswer>('/monitors', body);
     setName('');
     setSchedule('');
     setUrls('');

@@ -7,12 +7,12 @@ import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDate, humanize } from '../format';
 import { paths } from '../routes';
-import type { Monitor } from '../types';
+import type { Monitor, MonitorsAnswer } from '../types';
 import { useResource } from '../use-resource';
 import { MonitorForm } from './monitor-form';
 
 export function MonitorsPage() {
-  const monitors = useResource((signal) => get<{ monitors: Monitor[] }>('/monitors', signal), []);
+  const monitors = useResource((signal) => get<MonitorsAnswer>('/monitors', signal), []);
   const [deleting, setDeleting] = useState<Monitor | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);

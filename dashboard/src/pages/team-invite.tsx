@@ -4,7 +4,7 @@ import { post } from '../api';
 import { ErrorAlert } from '../components/alert';
 import { CopyField } from '../components/copy-field';
 import { SelectField } from '../components/fields';
-import type { Role } from '../types';
+import type { CreatedInvite, Role } from '../types';
 import { useSubmit } from '../use-submit';
 
 export function InviteForm({ onCreated }: { onCreated: () => void }) {
@@ -12,7 +12,7 @@ export function InviteForm({ onCreated }: { onCreated: () => void }) {
   const [role, setRole] = useState<Role>('member');
   const [link, setLink] = useState<string | null>(null);
   const { busy, error, submit } = useSubmit(async () => {
-    const invite = await post<{ id: string; url: string }>('/team/invites', { role });
+    const invite = await post<CreatedInvite>('/team/invites', { role });
     setLink(invite.url);
     onCreated();
   });

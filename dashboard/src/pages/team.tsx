@@ -7,14 +7,14 @@ import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDate, humanize } from '../format';
 import { useSession } from '../session';
-import type { Invite, Member, Role } from '../types';
+import type { Invite, Member, Role, TeamAnswer } from '../types';
 import { useResource } from '../use-resource';
 import { InviteForm } from './team-invite';
 
 export function TeamPage() {
   const session = useSession();
   const isAdmin = session.user.role === 'admin';
-  const team = useResource((signal) => get<{ members: Member[]; invites: Invite[] }>('/team', signal), []);
+  const team = useResource((signal) => get<TeamAnswer>('/team', signal), []);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);

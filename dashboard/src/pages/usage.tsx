@@ -4,12 +4,12 @@ import { ErrorAlert, Loading } from '../components/alert';
 import { DataTable } from '../components/data-table';
 import { PageTitle } from '../components/page-title';
 import { formatDay, formatNumber } from '../format';
-import type { UsageDay } from '../types';
+import type { UsageAnswer } from '../types';
 import { useResource } from '../use-resource';
 import { UsageChart } from './usage-chart';
 
 export function UsagePage() {
-  const usage = useResource((signal) => get<{ days: UsageDay[] }>('/usage', signal), []);
+  const usage = useResource((signal) => get<UsageAnswer>('/usage', signal), []);
   const days = usage.data?.days;
   const total = days?.reduce((sum, day) => sum + day.pages, 0) ?? 0;
 
