@@ -17,7 +17,8 @@
  * also travel through Temporal and the worker instead of stopping at the API's URL checks.
  * Then the dashboard's JSON endpoints, from a document built from their own schemas
  * (scripts/fuzz/dashboard-doc.ts), signed in as an admin with the CSRF token: no 5xx (schemathesis's
- * not_a_server_error and the recorder) and every error in the envelope (the recorder).
+ * not_a_server_error and the recorder), every error in the envelope (the recorder), and every
+ * successful answer matching the schema its route declares (response_schema_conformance).
  *
  * No request may reach the internet: generated URLs name random hosts and random public
  * addresses. The whole run (databases, worker, Chromium, API and fuzzer) happens inside
@@ -185,14 +186,15 @@ function apiRun(target: FuzzTarget, op: Operation): Run {
 
 /**
  * The dashboard's JSON endpoints (scripts/fuzz/dashboard-doc.ts), signed in as an admin with the
- * CSRF token: schemathesis checks for server errors, the recorder for 5xx and the error envelope.
+ * CSRF token: schemathesis checks for server errors and answers against their declared schemas, the
+ * recorder for 5xx and the error envelope.
  */
 function dashboardRun(target: FuzzTarget, out: string): Run {
   const schema = join(out, 'dashboard-openapi.json');
   writeFileSync(schema, JSON.stringify(dashboardDocument(), null, 2));
   return {
     name: DASHBOARD, schema, url: `${target.apiUrl}/dashboard/api`, headers: [`Cookie: ${target.dashboard.cookie}`, `X-CSRF-Token: ${target.dashboard.csrfToken}`],
-    examples: Math.min(examples, 50), checks: ['--checks', 'not_a_server_error'], hooks: false,
+    examples: Math.min(examples, 50), checks: ['--checks', 'not_a_server_error,response_schema_conformance'], hooks: false,
   };
 }
 
