@@ -6,7 +6,7 @@ import type { ActivityDeps } from './deps.js';
 import { crawlActivities } from './crawl/index.js';
 import { expiryActivities } from './expire.js';
 import { healthActivities } from './health.js';
-import { mapActivities } from './map.js';
+import { mapActivities } from './map-site.js';
 import { monitorCheckActivities } from './monitor/check.js';
 import { webhookActivities } from './webhooks.js';
 

@@ -55,7 +55,7 @@ interface RouteBase {
   credits?: number;
   /** Starts billed work (pages): with billing on, an account without credits gets 402 insufficient_credits. */
   billed?: true;
-  /** Starts a job and takes an `x-idempotency-key` header (api/jobs.ts startJob). */
+  /** Starts a job and takes an `x-idempotency-key` header (jobs/start.ts startJob). */
   idempotencyKey?: true;
   /** Served before the JSON body parser, and before every other route: it reads no body (api/routes/not-offered.ts). */
   readsNoBody?: true;

@@ -16,7 +16,7 @@
  * A hook (scripts/fuzz/hooks.py) swaps realistic target URLs into half the bodies, so requests
  * also travel through Temporal and the worker instead of stopping at the API's URL checks.
  * Then the dashboard's JSON endpoints, from a document built from their own schemas
- * (scripts/fuzz/dashboard-doc.ts), signed in as an admin with the CSRF token: no 5xx (schemathesis's
+ * (api/dashboard/openapi.ts), signed in as an admin with the CSRF token: no 5xx (schemathesis's
  * not_a_server_error and the recorder), every error in the envelope (the recorder), and every
  * successful answer matching the schema its route declares (response_schema_conformance).
  *
@@ -46,7 +46,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { installSignalCleanup } from './infra/child.js';
-import { dashboardDocument } from './fuzz/dashboard-doc.js';
+import { dashboardRoutes } from '../api/dashboard/index.js';
+import { dashboardDocument } from '../api/dashboard/openapi.js';
+import type { RateLimiter } from '../api/rate-limit.js';
 import { DASHBOARD, OTHER, type Operation } from './fuzz/recorder.js';
 import { startFuzzTarget, type FuzzTarget } from './fuzz/target.js';
 import { topUp } from './fuzz/top-up.js';
@@ -184,14 +186,19 @@ function apiRun(target: FuzzTarget, op: Operation): Run {
   };
 }
 
+/** Left out of the dashboard's run: sign-out (it would end the fuzzer's session) and the playground (its scrapes are the API's own, fuzzed there). */
+const DASHBOARD_SKIPPED = [/^\/sign-out$/, /^\/playground/];
+
 /**
- * The dashboard's JSON endpoints (scripts/fuzz/dashboard-doc.ts), signed in as an admin with the
- * CSRF token: schemathesis checks for server errors and answers against their declared schemas, the
- * recorder for 5xx and the error envelope.
+ * The dashboard's JSON endpoints (their document, api/dashboard/openapi.ts), signed in as an admin
+ * with the CSRF token: schemathesis checks for server errors and answers against their declared
+ * schemas, the recorder for 5xx and the error envelope.
  */
+
 function dashboardRun(target: FuzzTarget, out: string): Run {
   const schema = join(out, 'dashboard-openapi.json');
-  writeFileSync(schema, JSON.stringify(dashboardDocument(), null, 2));
+  const fuzzed = dashboardRoutes({} as RateLimiter).filter((r) => !DASHBOARD_SKIPPED.some((s) => s.test(r.path)));
+  writeFileSync(schema, JSON.stringify(dashboardDocument(fuzzed), null, 2));
   return {
     name: DASHBOARD, schema, url: `${target.apiUrl}/dashboard/api`, headers: [`Cookie: ${target.dashboard.cookie}`, `X-CSRF-Token: ${target.dashboard.csrfToken}`],
     examples: Math.min(examples, 50), checks: ['--checks', 'not_a_server_error,response_schema_conformance'], hooks: false,

@@ -7,6 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../api/accounts-store.js';
+import { dashboardRoutes } from '../api/dashboard/index.js';
+import { keysAnswer, sessionSchema } from '../api/dashboard/schemas.js';
+import type { RateLimiter } from '../api/rate-limit.js';
 import { startSite } from './fixtures/site.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { newAccount, request, sessionCookie, signIn, TEST_PASSWORD, type DashboardClient } from './helpers/dashboard.js';
@@ -192,6 +195,23 @@ describe('CSRF and origins', () => {
       const read = await fetch(`${stack.api.url}/dashboard/api/session`, { headers: { origin, cookie: admin.cookie } });
       expect([origin, read.headers.get('access-control-allow-origin')]).toEqual([origin, null]);
     }
+  });
+});
+
+describe('the dashboard API document', () => {
+  it('GET /openapi.json lists every dashboard endpoint, signed out, with the schema of each answer', async () => {
+    const res = await request(stack.api.url, 'GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { responses: Record<string, { content?: { 'application/json': { schema: unknown } } }> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/dashboard/api' }]);
+    expect(doc.paths['/keys']!.get!.responses['200']!.content!['application/json'].schema).toEqual(keysAnswer);
+    expect(doc.paths['/sign-in']!.post!.responses['200']!.content!['application/json'].schema).toEqual(sessionSchema);
+    expect(Object.keys(doc.paths['/sign-out']!.post!.responses)).toEqual(['204', 'default']);
+    expect(doc.paths['/jobs/{id}/cancel']!.post).toBeDefined();
+    const operations = Object.values(doc.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
+    // One operation per dashboard endpoint this server registers (billing off: its one read).
+    expect(operations).toBe(dashboardRoutes({} as RateLimiter).length);
   });
 });
 

@@ -17,7 +17,7 @@ import { failureTypes } from '../core/failures.js';
 import { announcement } from '../core/scrape-announcement.js';
 import type { ActivityDeps } from '../activities/deps.js';
 import { PageSlots } from '../activities/pipeline/slots.js';
-import { scrapeOnce, ScrapeRefused } from './scrape.js';
+import { scrapeOnce, ScrapeRefused } from './scrape-once.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -12,8 +12,9 @@ import type { ApiDeps } from '../deps.js';
 import { jsonBody } from '../middleware/body.js';
 import type { RateLimiter } from '../rate-limit.js';
 import type { AppContext, AppState } from '../route.js';
-import { registerDashboardRoutes, type DashboardRoute } from './define.js';
+import { dashboardRoute, registerDashboardRoutes, type DashboardRoute } from './define.js';
 import { checkOrigin, dashboardOrigins, isStateChanging } from './guard.js';
+import { dashboardDocument, type DashboardDocument } from './openapi.js';
 import { authRoutes } from './routes/auth.js';
 import { billingRoutes, type Billing } from './routes/billing.js';
 import { cspReport } from './routes/csp-report.js';
@@ -27,9 +28,23 @@ import { usageRoutes } from './routes/usage.js';
 import { webhookSecretRoutes } from './routes/webhook-secret.js';
 import { securityHeaders, serveDashboard } from './static.js';
 
-/** Every JSON endpoint of the dashboard below /dashboard/api (OpenID Connect's redirects aside). */
+/** Every JSON endpoint of the dashboard below /dashboard/api (OpenID Connect's redirects aside), and its OpenAPI document. */
 export function dashboardRoutes(limiter: RateLimiter, billing?: Billing): DashboardRoute[] {
-  return [...authRoutes(limiter), ...keyRoutes, ...webhookSecretRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)];
+  const routes = [...authRoutes(limiter), ...keyRoutes, ...webhookSecretRoutes, ...jobRoutes, ...monitorRoutes, ...playgroundRoutes(limiter, billing?.settings), ...usageRoutes, ...teamRoutes, ...billingRoutes(billing)];
+  let document: DashboardDocument | undefined;
+  const all: DashboardRoute[] = [...routes, documentRoute(() => (document ??= dashboardDocument(all)))];
+  return all;
+}
+
+/** GET /openapi.json: the dashboard's endpoints as an OpenAPI 3.1 document, for anyone (it holds no account data). */
+function documentRoute(document: () => DashboardDocument): DashboardRoute {
+  return dashboardRoute({
+    method: 'get',
+    path: '/openapi.json',
+    access: 'public',
+    response: { type: 'object' },
+    handler: async () => document(),
+  });
 }
 
 export function dashboard(deps: ApiDeps, limiter: RateLimiter, billing?: Billing): Middleware<AppState> {

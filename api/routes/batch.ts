@@ -1,6 +1,6 @@
 /** POST /v1/batch/scrape: the hosted v1 API's batch scrape, which the official SDKs call; its status, cancel and errors are in ./jobs.ts. */
 import { batchScrapeRequestSchema } from '../../core/schemas/batch.js';
-import { startBatchScrape } from '../batch.js';
+import { startBatchScrape } from '../start-batch-scrape.js';
 import { caller, linkStyle } from '../callers.js';
 import { defineRoute } from '../route.js';
 

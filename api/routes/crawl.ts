@@ -1,7 +1,7 @@
 /** POST /v1/crawl (spec: "Endpoints"); its status, cancel and errors are in ./jobs.ts. */
 import { crawlRequestSchema } from '../../core/schemas/crawl.js';
 import { invalidBody } from '../../core/errors.js';
-import { startCrawl } from '../crawl.js';
+import { startCrawl } from '../start-crawl.js';
 import { caller, isOfficialSdk } from '../callers.js';
 import { defineRoute } from '../route.js';
 

@@ -1,6 +1,6 @@
 /** POST /v1/map (spec: "POST /v1/map"). */
 import { mapRequestSchema } from '../../core/schemas/map.js';
-import { runMap } from '../map.js';
+import { runMap } from '../run-map.js';
 import { defineRoute } from '../route.js';
 
 export const mapRoute = defineRoute({

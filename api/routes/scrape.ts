@@ -1,7 +1,7 @@
 /** POST /v1/scrape (spec: "POST /v1/scrape"). */
 import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
 import { defineRoute } from '../route.js';
-import { runScrape, type ScrapeRequest } from '../scrape.js';
+import { runScrape, type ScrapeRequest } from '../run-scrape.js';
 import { documentSchema } from '../../core/schemas/document.js';
 import { historyOwner } from '../../core/change-tracking.js';
 

@@ -14,12 +14,12 @@ import { batchFromV2, crawlFromV2, mapFromV2, scrapeFromV2 } from '../../core/v2
 import { historyOwner } from '../../core/change-tracking.js';
 import { NotSupportedError } from '../../core/errors.js';
 import { ACTIVE_CRAWLS_MAX, activeCrawls, jobUrl } from '../../jobs/read.js';
-import { startBatchScrape } from '../batch.js';
-import { startCrawl } from '../crawl.js';
-import { runMap } from '../map.js';
+import { startBatchScrape } from '../start-batch-scrape.js';
+import { startCrawl } from '../start-crawl.js';
+import { runMap } from '../run-map.js';
 import { validateInput } from '../middleware/validate.js';
 import { defineRoute, type AppContext, type Schema } from '../route.js';
-import { runScrape, type ScrapeRequest } from '../scrape.js';
+import { runScrape, type ScrapeRequest } from '../run-scrape.js';
 import { caller, linkStyle } from '../callers.js';
 import { jobRoutes } from './jobs.js';
 

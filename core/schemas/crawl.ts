@@ -100,7 +100,7 @@ export const crawlIdParams = {
 /** Paging over a crawl's documents: defaults and bounds are documented in the README. */
 export const CRAWL_PAGE_DEFAULT = 100;
 export const CRAWL_PAGE_MAX = 1000;
-/** Longest `x-idempotency-key` a job start takes (the SDKs send UUIDs; api/jobs.ts startJob). */
+/** Longest `x-idempotency-key` a job start takes (the SDKs send UUIDs; jobs/start.ts startJob). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** A page of results stops growing past this many bytes of documents (at least one is returned). */
