@@ -5,7 +5,7 @@
  * every skip is visible in the monitor's checks (README "Monitors").
  */
 import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
-import { crawlSearchAttributes } from '../core/crawl-contracts.js';
+import { jobSearchAttributes } from '../core/job-contracts.js';
 import { temporalCron } from '../core/monitor-schedule.js';
 import { monitorIds, type MonitorCheckInput } from '../core/monitor-contracts.js';
 import type { Monitor } from '../prisma/client.js';
@@ -23,7 +23,7 @@ function options(deps: ApiDeps, monitor: Pick<Monitor, 'id' | 'cron' | 'timezone
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowId: monitorIds.scheduledCheck(monitor.id),
       args: [input],
-      typedSearchAttributes: [{ key: crawlSearchAttributes.monitorId, value: monitor.id }],
+      typedSearchAttributes: [{ key: jobSearchAttributes.monitorId, value: monitor.id }],
       staticSummary: `Check of monitor ${monitor.name}`,
     },
     policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL, catchupWindow: config.MONITOR_CATCHUP_WINDOW_SECONDS * 1000 },
@@ -57,7 +57,7 @@ export async function startCheck(deps: ApiDeps, monitorId: string, checkId: stri
       taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
       workflowId: monitorIds.manualCheck(checkId),
       args: [input],
-      typedSearchAttributes: [{ key: crawlSearchAttributes.monitorId, value: monitorId }],
+      typedSearchAttributes: [{ key: jobSearchAttributes.monitorId, value: monitorId }],
       staticSummary: `Check of monitor ${monitorId}, run by hand`,
     }),
   );

@@ -4,7 +4,7 @@
  * `batchScrape` workflow: a crawl without discovery (jobs/start.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { webhooksOf } from '../core/crawl-contracts.js';
+import { webhooksOf } from '../core/job-contracts.js';
 import { type ErrorDetail, invalidBody } from '../core/errors.js';
 import type { BatchScrapeOptions } from '../core/schemas/batch.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';

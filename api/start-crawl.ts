@@ -1,6 +1,6 @@
 /** Starting a crawl: options checked, the seed checked, then the row and the workflow (jobs/start.ts). */
 import { randomUUID } from 'node:crypto';
-import { webhooksOf } from '../core/crawl-contracts.js';
+import { webhooksOf } from '../core/job-contracts.js';
 import { invalidBody, UrlNotAllowedError } from '../core/errors.js';
 import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';

@@ -3,7 +3,7 @@
  * DNS, which delivery still checks at connect time): a receiver the policy refuses is a 400 naming
  * the field now, rather than a delivery that fails later.
  */
-import type { WebhookOptions } from '../core/crawl-contracts.js';
+import type { WebhookOptions } from '../core/job-contracts.js';
 import type { ErrorDetail } from '../core/errors.js';
 import { checkUrlSyntax, type SafetyOptions, UnsafeUrlError } from '../core/url-safety.js';
 

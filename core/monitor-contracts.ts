@@ -1,5 +1,5 @@
 /** What the API, the monitor workflow and its activities agree on (README "Monitors"). */
-import type { JobKind } from './crawl-contracts.js';
+import type { JobKind } from './job-contracts.js';
 
 export const monitorIds = {
   /** The monitor's Temporal Schedule. */

@@ -1,6 +1,6 @@
 /** Cancelling a job: the row first (nothing new starts or lands), then its workflow. */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { JobKind, JobStatus } from '../core/crawl-contracts.js';
+import type { JobKind, JobStatus } from '../core/job-contracts.js';
 import type { Caller, JobDeps } from './deps.js';
 import { kinds } from './kinds.js';
 import { findJob } from './rows.js';

@@ -6,7 +6,7 @@
  * workflow id, its public path and what to call it. Its options are decoded in jobs/options.ts.
  */
 import type { SearchAttributePair } from '@temporalio/common';
-import { crawlSearchAttributes, type JobKind } from '../core/crawl-contracts.js';
+import { jobSearchAttributes, type JobKind } from '../core/job-contracts.js';
 
 export interface KindSpec {
   /** The workflow that runs a job of this kind (workflows/crawl.ts). */
@@ -30,10 +30,10 @@ export const kinds: Record<JobKind, KindSpec> = {
 /** The search attributes a job's workflow starts with: the Temporal UI lists and filters jobs by them. */
 export function startAttributes(job: { seedHost: string; apiKeyId: string; monitorId?: string }): SearchAttributePair[] {
   return [
-    ...(job.monitorId ? [{ key: crawlSearchAttributes.monitorId, value: job.monitorId }] : []),
-    { key: crawlSearchAttributes.status, value: 'scraping' },
-    { key: crawlSearchAttributes.seedHost, value: job.seedHost },
-    { key: crawlSearchAttributes.apiKeyId, value: job.apiKeyId },
-    { key: crawlSearchAttributes.pagesDone, value: 0 },
+    ...(job.monitorId ? [{ key: jobSearchAttributes.monitorId, value: job.monitorId }] : []),
+    { key: jobSearchAttributes.status, value: 'scraping' },
+    { key: jobSearchAttributes.seedHost, value: job.seedHost },
+    { key: jobSearchAttributes.apiKeyId, value: job.apiKeyId },
+    { key: jobSearchAttributes.pagesDone, value: 0 },
   ] as SearchAttributePair[];
 }

@@ -2,7 +2,7 @@
  * A job's stored options, read back through its kind's schema (core/schemas/decode.ts: defaults
  * filled in, never cast): for the status answer, the page work and the lane plan alike.
  */
-import type { JobKind } from '../core/crawl-contracts.js';
+import type { JobKind } from '../core/job-contracts.js';
 import type { BatchScrapeOptions } from '../core/schemas/batch.js';
 import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { decodeBatchScrapeOptions, decodeCrawlOptions } from '../core/schemas/decode.js';

@@ -4,7 +4,7 @@
  * polling path never touches Temporal. A batch scrape's id also answers on /v1/crawl/{id}: the JS
  * SDK polls it there.
  */
-import type { JobKind, JobStatus } from '../core/crawl-contracts.js';
+import type { JobKind, JobStatus } from '../core/job-contracts.js';
 import { toPublicDocument, type PublicDocument } from '../core/document.js';
 import { CRAWL_PAGE_MAX_BYTES, type CrawlStatusBody } from '../core/schemas/crawl.js';
 import type { Job } from '../prisma/client.js';

@@ -4,7 +4,7 @@
  * workflow is started by the caller), and found for its owner only.
  */
 import type { BatchFrontier } from '../core/batch-urls.js';
-import type { JobKind } from '../core/crawl-contracts.js';
+import type { JobKind } from '../core/job-contracts.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Job, PrismaClient } from '../prisma/client.js';
 import type { Caller, JobDeps } from './deps.js';

@@ -3,7 +3,7 @@
  * caller charged first — its workflow, named by the kinds table, with the search attributes the
  * Temporal UI shows. If Temporal cannot be reached the row is marked failed and the answer is 503.
  */
-import type { CrawlWebhookContext, JobKind } from '../core/crawl-contracts.js';
+import type { CrawlWebhookContext, JobKind } from '../core/job-contracts.js';
 import { ConflictError, ServiceUnavailableError, ValidationError } from '../core/errors.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/schemas/crawl.js';
 import { START_DEADLINE_MS } from '../core/temporal-options.js';

@@ -16,7 +16,7 @@ export function createPrisma(databaseUrl: string): PrismaClient {
 }
 
 // Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step
-// (`job.status` and `job.kind`: jobStatuses and jobKinds in core/crawl-contracts.ts).
+// (`job.status` and `job.kind`: jobStatuses and jobKinds in core/job-contracts.ts).
 
 /** app_user.role and invite.role. */
 export const userRoles = ['admin', 'member'] as const;

@@ -3,7 +3,7 @@ import { Connection } from '@temporalio/client';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { crawlSearchAttributes } from '../scripts/infra/temporal.js';
+import { jobSearchAttributes } from '../scripts/infra/temporal.js';
 
 // temporal.api.enums.v1.IndexedValueType, as listSearchAttributes reports it.
 const indexedValueType = { Keyword: 2, Int: 3 } as const;
@@ -39,8 +39,8 @@ describe('test infrastructure', () => {
       const described = await connection.workflowService.describeNamespace({ namespace });
       expect(described.namespaceInfo?.name).toBe(namespace);
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-      const registered = Object.fromEntries(Object.keys(crawlSearchAttributes).map((name) => [name, customAttributes?.[name]]));
-      const expected = Object.fromEntries(Object.entries(crawlSearchAttributes).map(([name, type]) => [name, indexedValueType[type]]));
+      const registered = Object.fromEntries(Object.keys(jobSearchAttributes).map((name) => [name, customAttributes?.[name]]));
+      const expected = Object.fromEntries(Object.entries(jobSearchAttributes).map(([name, type]) => [name, indexedValueType[type]]));
       expect(registered).toEqual(expected);
     } finally {
       await connection.close();

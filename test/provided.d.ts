@@ -9,7 +9,7 @@ declare module 'vitest' {
     postgresAdminUrl: string;
     /** Shared throwaway Redis; tests that stop or restart Redis start their own (see redisServerPath). */
     redisUrl: string;
-    /** `host:port` of the Temporal dev server (search attributes of crawlSearchAttributes registered). */
+    /** `host:port` of the Temporal dev server (search attributes of jobSearchAttributes registered). */
     temporalAddress: string;
     temporalNamespace: string;
     /** redis-server executable, for `startRedis()` from scripts/infra/redis.ts. */

@@ -5,7 +5,7 @@
  */
 import { ParentClosePolicy, setCurrentDetails, startChild, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { crawlDelivery, crawlSearchAttributes, type JobStatus, type CrawlSummary, type CrawlWebhookContext } from '../core/crawl-contracts.js';
+import { crawlDelivery, jobSearchAttributes, type JobStatus, type CrawlSummary, type CrawlWebhookContext } from '../core/job-contracts.js';
 import { workflowIds, type JobEventKind } from '../core/contracts.js';
 import { deliverWebhooks } from './webhooks.js';
 
@@ -26,8 +26,8 @@ export async function notify(hooks: CrawlWebhookContext | undefined, what: JobEv
 
 export function publish(status: JobStatus, pagesDone: number): void {
   upsertSearchAttributes([
-    { key: crawlSearchAttributes.status, value: status },
-    { key: crawlSearchAttributes.pagesDone, value: pagesDone },
+    { key: jobSearchAttributes.status, value: status },
+    { key: jobSearchAttributes.pagesDone, value: pagesDone },
   ]);
   upsertMemo({ status, pagesDone });
 }

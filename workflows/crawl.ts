@@ -7,7 +7,7 @@
  */
 import { CancellationScope, condition, continueAsNew, isCancellation, patched, proxyActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { CrawlSummary, CrawlWorkflowInput, LanePlan, LaneResult } from '../core/crawl-contracts.js';
+import type { CrawlSummary, CrawlWorkflowInput, LanePlan, LaneResult } from '../core/job-contracts.js';
 import { pagesQueue } from '../core/contracts.js';
 import { ending, notify, publish } from './crawl-events.js';
 import { crawlPerPage } from './crawl-per-page.js';

@@ -6,7 +6,7 @@
  */
 import { executeChild, proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { crawlSearchAttributes, type CrawlSummary } from '../core/crawl-contracts.js';
+import { jobSearchAttributes, type CrawlSummary } from '../core/job-contracts.js';
 import { kinds, startAttributes } from '../jobs/kinds.js';
 import type { FinishCheckResult, MonitorCheckInput, TargetRun } from '../core/monitor-contracts.js';
 
@@ -18,7 +18,7 @@ const acts = proxyActivities<Activities>({
 export async function monitorCheck(input: MonitorCheckInput): Promise<FinishCheckResult | { status: string }> {
   const { monitorId } = input;
   const checkId = input.checkId ?? uuid4();
-  upsertSearchAttributes([{ key: crawlSearchAttributes.monitorId, value: monitorId }]);
+  upsertSearchAttributes([{ key: jobSearchAttributes.monitorId, value: monitorId }]);
   const scheduledFor = input.trigger === 'scheduled' ? workflowInfo().startTime.toISOString() : undefined;
   const begun = await acts.beginCheck({ monitorId, checkId, trigger: input.trigger, ...(scheduledFor ? { scheduledFor } : {}) });
   if (begun.outcome !== 'run') {

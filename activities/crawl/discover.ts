@@ -3,7 +3,7 @@
  * (unless ignoreSitemap; indexes and gzip too), then admit the seed and the sitemap URLs in one
  * transaction and mark discovery done. Idempotent: a retry after success changes nothing.
  */
-import type { DiscoveryResult } from '../../core/crawl-contracts.js';
+import type { DiscoveryResult } from '../../core/job-contracts.js';
 import { lanePlan } from '../../core/crawl/lanes.js';
 import { decodeCrawlOptions } from '../../core/schemas/decode.js';
 import { MAX_CRAWL_DELAY_MS, robotsFromFetch, type RobotsRules } from '../../core/crawl/robots.js';

@@ -4,7 +4,7 @@
  * `failed` when it stored no page at all and its seed failed, a batch scrape when it stored no page
  * at all (see README "Crawl states").
  */
-import type { JobStatus, CrawlSummary } from '../../core/crawl-contracts.js';
+import type { JobStatus, CrawlSummary } from '../../core/job-contracts.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { lockCrawl } from './frontier.js';
 

@@ -1,5 +1,5 @@
 /** The crawl workflow's activities. Each takes and returns ids and counters only. */
-import type { CrawlSummary } from '../../core/crawl-contracts.js';
+import type { CrawlSummary } from '../../core/job-contracts.js';
 import type { ActivityDeps } from '../deps.js';
 import { discoverActivities } from './discover.js';
 import { finishCrawl, summary } from './finish.js';

@@ -5,7 +5,7 @@
  * followed) and in the prefix of their webhook events.
  */
 import { historyOwner } from '../../core/change-tracking.js';
-import { webhooksOf, type CrawlWebhookContext, type JobKind } from '../../core/crawl-contracts.js';
+import { webhooksOf, type CrawlWebhookContext, type JobKind } from '../../core/job-contracts.js';
 import type { PageOptions } from '../../core/schemas/scrape.js';
 import { jobOptions, pageOptionsOf } from '../../jobs/options.js';
 import { rulesFor, type CrawlRules } from './rules.js';

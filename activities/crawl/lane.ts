@@ -12,7 +12,7 @@
  * token) and fetches them again: a page may be fetched twice, never stored twice.
  */
 import { Context } from '@temporalio/activity';
-import type { LaneInput, LaneResult } from '../../core/crawl-contracts.js';
+import type { LaneInput, LaneResult } from '../../core/job-contracts.js';
 import type { ActivityDeps } from '../deps.js';
 import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
 import { loadCrawlPages, type CrawlPages } from './page-work.js';

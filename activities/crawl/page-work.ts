@@ -6,7 +6,7 @@
  * to PAGE_FETCH_ATTEMPTS, and a site that asks us to slow down pauses the whole crawl.
  * Also sends crawl.page webhook deliveries for stored documents (an outbox: `page_event_sent`).
  */
-import { crawlDelivery } from '../../core/crawl-contracts.js';
+import { crawlDelivery } from '../../core/job-contracts.js';
 import type { ActivityDeps } from '../deps.js';
 import { startDeliveryOnce } from '../webhooks.js';
 import { PageError, ThrottledError } from '../../core/failures.js';

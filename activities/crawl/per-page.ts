@@ -5,7 +5,7 @@
  * can still be open (they continue-as-new into lanes, and crawls expire after CRAWL_TTL_SECONDS).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { CrawlPageInput, CrawlPageResult } from '../../core/crawl-contracts.js';
+import type { CrawlPageInput, CrawlPageResult } from '../../core/job-contracts.js';
 import type { ActivityDeps } from '../deps.js';
 import type { ClaimedUrl } from './frontier.js';
 import { loadCrawlPages } from './page-work.js';

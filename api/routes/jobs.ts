@@ -5,7 +5,7 @@
  * endpoint answers for a batch scrape's id too (the JS SDK polls it there); a batch endpoint only
  * for batches. On v2 a job that had already completed or failed cannot be cancelled (409).
  */
-import type { JobKind } from '../../core/crawl-contracts.js';
+import type { JobKind } from '../../core/job-contracts.js';
 import { batchIdParams } from '../../core/schemas/batch.js';
 import { crawlIdParams, crawlStatusQuery, crawlStatusSchema, jobErrorsSchema } from '../../core/schemas/crawl.js';
 import { ConflictError } from '../../core/errors.js';

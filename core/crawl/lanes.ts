@@ -4,7 +4,7 @@
  * absent), split over as few lanes as fit; a crawl with a delay between requests runs one page at a
  * time. Workers bound it further: a lane never holds more than its worker's WORKER_CONCURRENCY.
  */
-import type { LanePlan } from '../crawl-contracts.js';
+import type { LanePlan } from '../job-contracts.js';
 import { DEFAULT_CRAWL_CONCURRENCY, type CrawlOptions } from '../schemas/crawl.js';
 
 export const LANE_WIDTH = 8;

@@ -6,18 +6,18 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { crawlSearchAttributes as crawlKeys } from '../../core/crawl-contracts.js';
+import { jobSearchAttributes as crawlKeys } from '../../core/job-contracts.js';
 import { spawnChild } from './child.js';
 import { ServiceStartError, waitUntilReady } from './ready.js';
 
 /**
  * Custom search attributes of crawl workflows (DESIGN.md "Operator visibility"), name → CLI type,
- * derived from the keys the workflows use (core/crawl-contracts.ts). The dev server registers them
+ * derived from the keys the workflows use (core/job-contracts.ts). The dev server registers them
  * at start; a production namespace needs them added once
  * (`temporal operator search-attribute create --name CrawlStatus --type Keyword`, ...).
  */
 const cliType = { KEYWORD: 'Keyword', INT: 'Int' } as const;
-export const crawlSearchAttributes: Record<string, 'Keyword' | 'Int'> = Object.fromEntries(
+export const jobSearchAttributes: Record<string, 'Keyword' | 'Int'> = Object.fromEntries(
   Object.values(crawlKeys).map((key) => [key.name, cliType[key.type as keyof typeof cliType]]),
 );
 
@@ -59,7 +59,7 @@ async function namespaceReady(address: string, namespace: string): Promise<boole
   try {
     await connection.workflowService.describeNamespace({ namespace });
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-    const missing = Object.keys(crawlSearchAttributes).filter((name) => !customAttributes?.[name]);
+    const missing = Object.keys(jobSearchAttributes).filter((name) => !customAttributes?.[name]);
     if (missing.length) throw new Error(`search attributes not registered yet: ${missing.join(', ')}`);
     return true;
   } finally {
@@ -81,7 +81,7 @@ export async function startTemporal(options: TemporalOptions): Promise<TemporalH
     ...ui,
     ...(dbFile ? ['--db-filename', dbFile] : []),
     '--namespace', namespace,
-    ...Object.entries(crawlSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...Object.entries(jobSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
     '--log-format', 'text',
     ...(options.extraArgs ?? []),
   ];

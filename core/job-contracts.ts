@@ -1,6 +1,7 @@
 /**
- * Contracts of the crawl workflow, shared by API, workflow and activities: input, search
- * attributes, page lanes, webhook deliveries and the status body the API answers with.
+ * Contracts of jobs (crawls and batch scrapes, which run the same crawl workflow), shared by API,
+ * workflow and activities: kinds and statuses, input, search attributes, page lanes, webhook
+ * deliveries and the summary a job ends with. What differs per kind is in jobs/kinds.ts.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { JobEventKind, WebhookDelivery, WebhookEvent } from './contracts.js';
@@ -14,7 +15,7 @@ export const jobStatuses = ['scraping', 'completed', 'failed', 'cancelled'] as c
 export type JobStatus = (typeof jobStatuses)[number];
 
 /** Registered on the dev server by scripts/infra/temporal.ts; a production cluster needs them created once (README). */
-export const crawlSearchAttributes = {
+export const jobSearchAttributes = {
   status: defineSearchAttributeKey('CrawlStatus', SearchAttributeType.KEYWORD),
   seedHost: defineSearchAttributeKey('SeedHost', SearchAttributeType.KEYWORD),
   apiKeyId: defineSearchAttributeKey('ApiKeyId', SearchAttributeType.KEYWORD),
