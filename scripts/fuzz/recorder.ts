@@ -108,7 +108,7 @@ export class Recorder {
   private readonly inFlight = new Map<number, { request: string; since: number }>();
   private nextId = 0;
 
-  constructor(private readonly doc: OpenApiDoc) {
+  constructor(doc: OpenApiDoc) {
     this.operations = operationsOf(doc);
     for (const key of [...this.operations.map((o) => o.operationId), OTHER, DASHBOARD]) this.stats.set(key, { requests: 0, statuses: {}, codes: {}, durationsMs: [] });
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
