@@ -9,7 +9,7 @@ export function isOfficialSdk(userAgent: string): boolean {
 }
 
 /** The official SDKs fetch `next` as a URL: they get an absolute one. */
-export function linkStyleFor(userAgent: string, setting: 'auto' | LinkStyle): LinkStyle {
+function linkStyleFor(userAgent: string, setting: 'auto' | LinkStyle): LinkStyle {
   if (setting !== 'auto') return setting;
   return isOfficialSdk(userAgent) ? 'absolute' : 'relative';
 }

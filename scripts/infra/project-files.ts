@@ -20,7 +20,7 @@ export const projectFiles = {
 } as const;
 
 /** The service processes, by the name the stack gives them, and their package.json scripts. */
-export const processScripts = {
+const processScripts = {
   api: 'start:api',
   worker: 'start:worker',
   browser: 'start:browser-service',
