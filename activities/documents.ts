@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChangeTracking } from '../core/change-tracking.js';
+import type { ActionResults } from '../core/schemas/actions.js';
 import type { Prisma, PrismaClient } from '../prisma/client.js';
 import { writeSnapshot, type SnapshotWrite } from './pipeline/change-tracking.js';
 import { meteringCtes } from './usage.js';
@@ -16,6 +17,7 @@ export interface StoredPage {
   rawHtml?: string;
   links?: string[];
   screenshot?: Buffer;
+  actions?: ActionResults;
   metadata: Record<string, unknown>;
   extract?: unknown;
   changeTracking?: ChangeTracking;
@@ -50,9 +52,9 @@ async function insertAndMeter(db: Prisma.TransactionClient | PrismaClient, id: s
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   const rows = await db.$queryRaw<{ stored: number }[]>`
     WITH ins AS (
-      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, screenshot, metadata, extract, change_tracking, warning, status_code, expires_at)
+      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, screenshot, actions, metadata, extract, change_tracking, warning, status_code, expires_at)
       VALUES (${id}, ${page.urlKey}, ${page.url}, ${page.markdown ?? null}, ${page.html ?? null}, ${page.rawHtml ?? null}, ${json(page.links)}::jsonb,
-        ${page.screenshot ? new Uint8Array(page.screenshot) : null}, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
+        ${page.screenshot ? new Uint8Array(page.screenshot) : null}, ${json(page.actions)}::jsonb, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
         ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}, now() + make_interval(secs => ${ttlSeconds}))
       ON CONFLICT (id) DO NOTHING RETURNING id),
     owner AS (SELECT account_id FROM api_key WHERE id = ${apiKeyId} AND EXISTS (SELECT 1 FROM ins)),

@@ -7,9 +7,9 @@ import { bodyParser } from '@koa/bodyparser';
 import { Router } from '@koa/router';
 import { Ajv } from 'ajv';
 import Koa from 'koa';
-import { renderRequestSchema, type RenderResponse } from '../browser/contract.js';
+import { RenderError, renderFailureStatus, renderRequestSchema, type RenderResponse } from '../browser/contract.js';
 import type { BrowserPool } from '../browser/pool.js';
-import { RenderError, renderPage } from '../browser/render.js';
+import { renderPage } from '../browser/render.js';
 
 
 const validate = new Ajv({ allErrors: true }).compile(renderRequestSchema);
@@ -20,8 +20,6 @@ export function tokenMatches(given: string, expected: string): boolean {
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);
 }
-
-const statusFor: Record<RenderError['kind'], number> = { timeout: 504, navigation: 502, blocked: 403 };
 
 export function createBrowserApp(options: { pool: BrowserPool; token?: string; isDraining: () => boolean }) {
   const app = new Koa();
@@ -35,7 +33,7 @@ export function createBrowserApp(options: { pool: BrowserPool; token?: string; i
       ctx.body = { success: false, error: ctx.status < 500 ? e.message : 'Internal error in the browser service', code: ctx.status === 413 ? 'payload_too_large' : 'error' };
     }
   });
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '256kb' }));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '8mb' }));
 
   router.get('/health', (ctx) => {
     ctx.status = options.isDraining() ? 503 : 200;
@@ -68,7 +66,7 @@ export function createBrowserApp(options: { pool: BrowserPool; token?: string; i
       ctx.body = { success: true, ...result, screenshot: result.screenshot?.toString('base64') } satisfies RenderResponse;
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
-      ctx.status = statusFor[err.kind];
+      ctx.status = renderFailureStatus[err.kind];
       ctx.body = { success: false, error: err.message, code: err.kind } satisfies RenderResponse;
     }
   });

@@ -4,6 +4,7 @@
  * worker's `remote` engine (activities/engines/remote.ts), both import it from here.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { actionsSchema, type ActionResults } from '../core/schemas/actions.js';
 
 export const renderRequestSchema = {
   type: 'object',
@@ -17,6 +18,8 @@ export const renderRequestSchema = {
     screenshot: { enum: ['viewport', 'fullPage'] },
     /** Render as a phone: a 390×844 viewport and a mobile user agent. */
     mobile: { type: 'boolean' },
+    /** Browser actions, run after load and `waitFor`, before the capture. */
+    actions: actionsSchema,
   },
   required: ['url', 'timeout'],
   additionalProperties: false,
@@ -33,7 +36,24 @@ export interface RenderResponse {
   contentType?: string;
   /** Base64 PNG. */
   screenshot?: string;
+  /** With `actions`: what they produced. */
+  actions?: ActionResults;
   error?: string;
-  /** `unauthorized`, `draining`, `invalid_request`, or the render failure: `timeout` (504), `navigation` (502), `blocked` (403). */
+  /** `unauthorized`, `draining`, `invalid_request`, or the render failure's kind (`renderFailureStatus`). */
   code?: string;
+}
+
+/** Why a render failed, and the status `POST /render` answers it with. */
+export const renderFailureStatus = { timeout: 504, navigation: 502, blocked: 403, action: 422 } as const;
+export type RenderFailure = keyof typeof renderFailureStatus;
+
+/** A render that failed: the page did not load in time, could not be reached, was refused by the egress policy, or an action failed (its message names it). */
+export class RenderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: RenderFailure,
+  ) {
+    super(message);
+    this.name = 'RenderError';
+  }
 }

@@ -1,9 +1,11 @@
 /**
- * Render one page in a pooled context: navigate, let scripts settle, wait `waitFor`, capture the
- * HTML and optionally a screenshot. Shared by the browser service and the worker's local engine.
+ * Render one page in a pooled context: navigate, let scripts settle, wait `waitFor`, run the
+ * caller's actions (./actions.ts), capture the HTML and optionally a screenshot. Shared by the browser service and the worker's local engine.
  */
 import { BLOCKED_HEADER, FAILED_HEADER } from '../egress/proxy.js';
-import type { RenderRequest } from './contract.js';
+import type { ActionResults } from '../core/schemas/actions.js';
+import { runActions, pageContent } from './actions.js';
+import { RenderError, type RenderRequest } from './contract.js';
 import type { BrowserPool } from './pool.js';
 
 export interface RenderResult {
@@ -13,17 +15,7 @@ export interface RenderResult {
   contentType?: string;
   /** PNG bytes. */
   screenshot?: Buffer;
-}
-
-
-export class RenderError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'timeout' | 'navigation' | 'blocked',
-  ) {
-    super(message);
-    this.name = 'RenderError';
-  }
+  actions?: ActionResults;
 }
 
 /** What a phone looks like to a site: an iPhone-sized viewport and Chrome for Android's user agent form. */
@@ -61,7 +53,18 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest): Pro
         if (request.waitFor >= remaining()) throw new RenderError(`waitFor ${request.waitFor} ms does not fit in the remaining timeout`, 'timeout');
         await page.waitForTimeout(request.waitFor);
       }
-      const html = await page.content();
+      let actions: ActionResults | undefined;
+      if (request.actions?.length) {
+        // A navigation an action causes goes through the egress proxy too; a refused one fails the render, as the first would have.
+        let refused: string | undefined;
+        page.on('response', (r) => {
+          const reason = r.request().isNavigationRequest() && r.frame() === page.mainFrame() ? r.headers()[BLOCKED_HEADER] : undefined;
+          if (reason) refused ??= `${r.url()} (${reason})`;
+        });
+        actions = await runActions({ page, remaining }, request.actions);
+        if (refused) throw new RenderError(`An action led to a URL the URL safety policy refuses: ${refused}`, 'blocked');
+      }
+      const html = await pageContent(page);
       const screenshot = request.screenshot
         ? await page.screenshot({ type: 'png', fullPage: request.screenshot === 'fullPage', timeout: remaining() })
         : undefined;
@@ -71,6 +74,7 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest): Pro
         statusCode: response.status(),
         contentType: response.headers()['content-type'],
         ...(screenshot ? { screenshot } : {}),
+        ...(actions ? { actions } : {}),
       };
     } finally {
       await page.close().catch(() => undefined);

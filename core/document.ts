@@ -1,10 +1,12 @@
 /**
  * The public Document shape (spec: "Document"), built from a stored row: only the requested
- * formats, the screenshot as base64 PNG, metadata as stored. Used by the API and by webhooks.
+ * formats, the screenshot as base64 PNG, the actions' results when there were actions, metadata
+ * as stored. Used by the API and by webhooks.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { documentSchema } from './schemas/document.js';
 import type { Format } from './schemas/scrape.js';
+import type { ActionResults } from './schemas/actions.js';
 
 export interface StoredDocument {
   markdown: string | null;
@@ -12,6 +14,7 @@ export interface StoredDocument {
   rawHtml: string | null;
   links: unknown;
   screenshot: Uint8Array | null;
+  actions: unknown;
   metadata: unknown;
   extract: unknown;
   changeTracking: unknown;
@@ -28,6 +31,7 @@ export function toPublicDocument(row: StoredDocument, formats: readonly Format[]
   if (want.has('rawHtml')) doc.rawHtml = row.rawHtml ?? '';
   if (want.has('links')) doc.links = (row.links as string[] | null) ?? [];
   if ((want.has('screenshot') || want.has('screenshot@fullPage')) && row.screenshot) doc.screenshot = Buffer.from(row.screenshot).toString('base64');
+  if (row.actions) doc.actions = row.actions as ActionResults;
   if (want.has('changeTracking') && row.changeTracking) doc.changeTracking = row.changeTracking as PublicDocument['changeTracking'];
   // The extraction result: `json` when asked for in the hosted API's `json` format, else `extract`.
   if (row.extract !== null && row.extract !== undefined) {

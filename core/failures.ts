@@ -11,7 +11,7 @@
  * `failureAnswer` is the one table from a wire type to the API's error: the API reads Temporal
  * failures (api/temporal-errors.ts) and scrape endpoint refusals (api/scrape-workers.ts) through it.
  */
-import { ScrapeFailedError, UrlNotAllowedError, ValidationError, type ApiError } from './errors.js';
+import { ApiError, ScrapeFailedError, UrlNotAllowedError, ValidationError } from './errors.js';
 
 /** Failure types on the wire (ApplicationFailure types, scrape refusals). Stored in workflow histories: never rename. */
 export const failureTypes = {
@@ -25,11 +25,13 @@ export const failureTypes = {
   timeout: 'ScrapeTimeout',
   /** The body cannot be converted (an image, an archive, a broken PDF). */
   unconvertible: 'UnconvertibleContent',
+  /** A browser action failed (a selector that matches nothing, a script that threw). */
+  actionFailed: 'ActionFailed',
 } as const;
 export type FailureType = (typeof failureTypes)[keyof typeof failureTypes];
 
 /** The types no retry can fix: activity retry policies stop on them. */
-export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout, failureTypes.unconvertible];
+export const nonRetryableFailures = [failureTypes.unsafeUrl, failureTypes.invalidRequest, failureTypes.timeout, failureTypes.unconvertible, failureTypes.actionFailed];
 
 /** What a failure class is, in one line per class below. */
 interface FailureSpec {
@@ -113,6 +115,12 @@ export class UnconvertibleContentError extends PageError {
   protected readonly spec = { retryable: false, code: 'unconvertible_content', type: failureTypes.unconvertible, status: 502 };
 }
 
+/** A browser action failed; the message starts with `actions[i] (type)`. Scrape: 400 action_failed, naming the action. */
+export class ActionFailedError extends PageError {
+  override name = 'ActionFailedError';
+  protected readonly spec = { retryable: false, code: 'action_failed', type: failureTypes.actionFailed, status: 400 };
+}
+
 /**
  * The API's error for a failure of `type` (from Temporal or a scrape endpoint), or undefined for a
  * type this table does not know. A timeout is answered by `onTimeout`, which knows the budget.
@@ -128,6 +136,8 @@ export function failureAnswer(type: string | undefined, message: string, onTimeo
       return new ScrapeFailedError(message);
     case failureTypes.timeout:
       return onTimeout();
+    case failureTypes.actionFailed:
+      return new ApiError(400, 'action_failed', message, [{ field: /actions\[\d+\]/.exec(message)?.[0] ?? 'actions', message }]);
   }
   return undefined;
 }

@@ -134,4 +134,22 @@ describe('browser service over HTTP', () => {
     expect(shot.status).toBe(200);
     expect((shot.body.data as { metadata: { engine: string } }).metadata.engine).toBe('remote');
   });
+
+  it('runs actions on the remote engine: results come back over the wire, a failed action is a 400 naming it', async () => {
+    const res = await stack.post('/v1/scrape', {
+      url: `${site.url}/spa`,
+      actions: [{ type: 'executeJavascript', script: 'document.querySelector("h1").textContent' }, { type: 'screenshot', quality: 40 }, { type: 'pdf' }],
+    });
+    expect(res.status).toBe(200);
+    const data = res.body.data as { metadata: { engine: string }; actions: { javascriptReturns: unknown[]; screenshots: string[]; pdfs: string[] } };
+    expect(data.metadata.engine).toBe('remote');
+    expect(data.actions.javascriptReturns).toEqual([{ type: 'string', value: 'Rendered by script' }]);
+    expect(data.actions.screenshots.map((s) => Buffer.from(s, 'base64').subarray(0, 2).toString('hex'))).toEqual(['ffd8']);
+    expect(data.actions.pdfs.map((p) => Buffer.from(p, 'base64').subarray(0, 5).toString())).toEqual(['%PDF-']);
+
+    const failed = await stack.post('/v1/scrape', { url: `${site.url}/spa`, actions: [{ type: 'click', selector: '#none' }] });
+    expect(failed.status).toBe(400);
+    const error = 'actions[0] (click): no element matches "#none" (waited 2000 ms)';
+    expect(failed.body).toEqual({ success: false, code: 'action_failed', error, details: [{ field: 'actions[0]', message: error }] });
+  });
 });

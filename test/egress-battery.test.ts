@@ -71,6 +71,7 @@ beforeAll(async () => {
       '/page': article('Allowed page'),
       '/rebind': article('Rebinding page'),
       '/embeds': embeds(port),
+      '/leads-out': html(`<!doctype html><html><head><title>Leads out</title></head><body><h1>Leads out</h1><p>${filler}</p><a id="go" href="http://127.0.0.1:${port}/secret">go</a></body></html>`),
       '/ok.js': (_q, res) => void res.writeHead(200, { 'content-type': 'text/javascript' }).end('document.documentElement.dataset.ok = "script";'),
       '/ok.png': (_q, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(pngPixel),
       '/ok-fetch': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('fetched from the allowed twin'),
@@ -358,6 +359,26 @@ describe('a page whose subresources point at the private twin, rendered in a bro
       expect(Buffer.from(doc.screenshot!, 'base64').subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
       // The controls prove subresources and fetch() do go out (through the proxy) from this page.
       await waitFor(() => ['/ok.js', '/ok.png', '/ok-fetch'].every((p) => twins.allowed.hitsFor(`${p}?run=${engine}`).length === 1), 5000);
+      expect(twins.private.hits).toEqual([]);
+    } finally {
+      browserService.draining = false;
+    }
+  });
+});
+
+describe('browser actions: what they cause passes the egress policy too', () => {
+  it.each(['remote', 'local_browser'] as const)('%s engine: a click that navigates to the private twin is refused; a script fetching it reaches nothing', async (engine) => {
+    browserService.draining = engine === 'local_browser';
+    try {
+      const clicked = await scrape({ url: `${twins.allowedUrl}/leads-out`, actions: [{ type: 'click', selector: '#go' }, { type: 'wait', milliseconds: 500 }] });
+      expect(clicked.status).toBe(400);
+      const message = `${engine === 'remote' ? 'Browser service: ' : ''}An action led to a URL the URL safety policy refuses: http://127.0.0.1:${twins.port}/secret (loopback)`;
+      expect(clicked.body).toEqual(notAllowed(message));
+
+      const script = `fetch("http://127.0.0.1:${twins.port}/secret?run=${engine}").then((r) => r.status, (e) => e.name)`;
+      const fetched = await scrape({ url: `${twins.allowedUrl}/leads-out`, actions: [{ type: 'executeJavascript', script }] });
+      expect(fetched.status).toBe(200);
+      expect((fetched.body.data as { actions: { javascriptReturns: unknown[] } }).actions.javascriptReturns).toHaveLength(1);
       expect(twins.private.hits).toEqual([]);
     } finally {
       browserService.draining = false;

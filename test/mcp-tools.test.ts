@@ -50,6 +50,22 @@ describe('the official MCP server’s scrape, map and crawl tools', () => {
     expect(pngSize(shot.data.screenshot!)).toEqual({ width: 1280, height: 3000 });
   });
 
+  it('firecrawl_scrape runs browser actions (its flat action objects) and reads the page after them', async () => {
+    const res = await tool<Doc & { actions: { javascriptReturns: unknown[] } }>('firecrawl_scrape', {
+      url: `${sites.pages.url}/load-more`,
+      formats: ['markdown'],
+      onlyMainContent: false,
+      actions: [
+        { type: 'click', selector: '#more' },
+        { type: 'wait', milliseconds: 500 },
+        { type: 'executeJavascript', script: 'document.querySelectorAll("li").length' },
+      ],
+    });
+    expect(res.isError, res.text).toBe(false);
+    expect(res.data.markdown).toContain('- Item 6');
+    expect(res.data.actions.javascriptReturns).toEqual([{ type: 'number', value: 6 }]);
+  });
+
   it('firecrawl_scrape reports a format this server does not offer, with the server’s reason', async () => {
     const res = await tool('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['summary'] });
     expect(res.isError).toBe(true);

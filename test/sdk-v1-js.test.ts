@@ -64,6 +64,22 @@ describe('FirecrawlAppV1.scrapeUrl', () => {
     expect(pngSize(full.screenshot!)).toEqual({ width: 1280, height: 3000 });
   });
 
+  it('runs browser actions and returns their results in actions', async () => {
+    const res = succeeded(
+      await app.scrapeUrl(`${sites.pages.url}/load-more`, {
+        formats: ['markdown'],
+        actions: [
+          { type: 'click', selector: '#more' },
+          { type: 'wait', selector: '#loaded' },
+          { type: 'scrape' },
+        ],
+      }),
+    );
+    expect(res.markdown).toContain('- Item 6');
+    expect(res.actions.scrapes).toEqual([{ url: `${sites.pages.url}/load-more`, html: expect.stringContaining('<li>Item 6</li>') }]);
+    expect(res.actions.javascriptReturns).toEqual([]);
+  });
+
   it('extracts with jsonOptions into json, through the LLM endpoint', async () => {
     const before = sites.llm.requests.length;
     const res = succeeded(await app.scrapeUrl(`${sites.pages.url}/contract`, { formats: ['json'], jsonOptions: { schema, prompt: 'The page title.' } }));

@@ -78,6 +78,19 @@ describe('Firecrawl.scrape (v2)', () => {
     expect(second.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.stringMatching(/^\d{4}-/) });
   });
 
+  it('runs browser actions: the page after them, and their results in actions', async () => {
+    const doc = await app.scrape(`${sites.pages.url}/load-more`, {
+      formats: ['markdown'],
+      actions: [
+        { type: 'click', selector: '#more' },
+        { type: 'wait', selector: '#loaded' },
+        { type: 'executeJavascript', script: 'document.querySelectorAll("li").length' },
+      ],
+    });
+    expect(doc.markdown).toContain('- Item 6');
+    expect(doc.actions).toEqual({ screenshots: [], scrapes: [], javascriptReturns: [{ type: 'number', value: 6 }], pdfs: [] });
+  });
+
   it('refuses a format this server does not offer with a 400 naming it', async () => {
     const err = await sdkError(app.scrape(`${sites.pages.url}/contract`, { formats: ['markdown', 'summary'] }));
     expect(err.status).toBe(400);

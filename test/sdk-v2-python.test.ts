@@ -97,6 +97,20 @@ describe('Firecrawl.scrape (v2)', () => {
     expect(second.change_tracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.stringMatching(/^\d{4}-/) });
   });
 
+  it('runs browser actions given as its action models: the page after them, and their results in actions', async () => {
+    const doc = await py.call<Doc & { actions: unknown }>('scrape', [`${sites.pages.url}/load-more`], {
+      formats: ['markdown'],
+      actions: [
+        { $model: 'ClickAction', selector: '#more' },
+        { $model: 'WaitAction', selector: '#loaded' },
+        { $model: 'ScreenshotAction', full_page: true },
+        { $model: 'ExecuteJavascriptAction', script: 'document.querySelectorAll("li").length' },
+      ],
+    });
+    expect(doc.markdown).toContain('- Item 6');
+    expect(doc.actions).toEqual({ screenshots: [expect.any(String)], scrapes: [], javascriptReturns: [{ type: 'number', value: 6 }], pdfs: [] });
+  });
+
   it('refuses a format this server does not offer: BadRequestError, status 400, our code and details', async () => {
     const err = await raised(py.call('scrape', [`${sites.pages.url}/contract`], { formats: ['markdown', 'summary'] }));
     const message = 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)';

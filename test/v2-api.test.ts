@@ -65,17 +65,26 @@ describe('POST /v2/scrape', () => {
   });
 
   it('refuses, naming each field, what needs something this server does not have', async () => {
-    const res = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: ['json', 'images', { type: 'screenshot', quality: 50 }], actions: [{ type: 'click', selector: 'a' }], redactPII: true, profile: { name: 'p' } });
+    const res = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: ['json', 'images', { type: 'screenshot', quality: 50 }], redactPII: true, profile: { name: 'p' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'invalid_request' });
     expect(res.body.details).toEqual([
-      { field: 'actions', message: 'browser actions (click, write, scroll, ...) are not offered by this server; use waitFor to let a page render' },
       { field: 'redactPII', message: 'PII redaction is not offered by this server' },
       { field: 'profile', message: 'saved browser profiles are not offered by this server' },
       { field: 'formats[0]', message: 'the json format needs its options: { "type": "json", "schema": {...} } or { "type": "json", "prompt": "..." }' },
     ]);
     const images = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: ['markdown', 'images'] });
     expect(images.body.details).toEqual([{ field: 'formats[1]', message: 'the "images" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' }]);
+  });
+
+  it('runs browser actions and answers their results in data.actions', async () => {
+    const res = await stack.post('/v2/scrape', { url: `${site.url}/`, actions: [{ type: 'executeJavascript', script: 'document.querySelectorAll("a").length' }, { type: 'scrape' }] });
+    expect(res.status).toBe(200);
+    const data = res.body.data as { actions: { scrapes: { url: string; html: string }[]; javascriptReturns: unknown[]; screenshots: string[]; pdfs: string[] }; metadata: Record<string, unknown> };
+    expect(data.actions.javascriptReturns).toEqual([{ type: 'number', value: 4 }]);
+    expect(data.actions.scrapes).toEqual([{ url: `${site.url}/`, html: expect.stringContaining('<h1>Home</h1>') }]);
+    expect([data.actions.screenshots, data.actions.pdfs]).toEqual([[], []]);
+    expect(data.metadata.engine).toBe('local_browser');
   });
 
   it('validates like v1: unknown fields, v1-only fields and the v1 rules (waitFor within timeout) get 400 naming the field', async () => {
@@ -100,17 +109,16 @@ describe('POST /v2/map', () => {
 });
 
 describe('/v2/crawl and /v2/batch/scrape', () => {
-  it('takes the body the Python SDK sends (every boolean) and refuses a prompt and scrapeOptions.actions by name', async () => {
+  it('takes the body the Python SDK sends (every boolean) and refuses a prompt and a format it does not offer by name', async () => {
     const python = { url: `${site.url}/`, ignoreQueryParameters: false, deduplicateSimilarURLs: true, crawlEntireDomain: false, allowExternalLinks: false, allowSubdomains: false, ignoreRobotsTxt: false, regexOnFullURL: false, zeroDataRetention: false, origin: 'python-sdk@4.53.2', sitemap: 'skip', limit: 3 };
     const started = await stack.post('/v2/crawl', python);
     expect(started.status).toBe(200);
     expect(started.body).toEqual({ success: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: `/v2/crawl/${started.body.id}` });
     const ended = await pollUntil(() => stack.get(`/v2/crawl/${started.body.id}`), (r) => r.body.status !== 'scraping', 'crawl ended');
     expect(ended.body).toMatchObject({ status: 'completed', completed: 3, creditsUsed: 3 });
-    const refused = await stack.post('/v2/crawl', { url: `${site.url}/`, prompt: 'only blog posts', scrapeOptions: { actions: [{ type: 'wait', milliseconds: 10 }], formats: ['summary'] } });
+    const refused = await stack.post('/v2/crawl', { url: `${site.url}/`, prompt: 'only blog posts', scrapeOptions: { formats: ['summary'] } });
     expect(refused.body.details).toEqual([
       { field: 'prompt', message: 'crawl options from a prompt are not offered by this server; give includePaths, excludePaths, limit and the other options instead' },
-      { field: 'scrapeOptions.actions', message: 'browser actions (click, write, scroll, ...) are not offered by this server; use waitFor to let a page render' },
       { field: 'scrapeOptions.formats[0]', message: 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' },
     ]);
     const batch = await stack.post('/v2/batch/scrape', { urls: [`${site.url}/a`], appendToId: randomUUID() });

@@ -69,9 +69,10 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
       ${docs.map((d) => json(d.changeTracking))}::text[], ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
     ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, ord),
     job c WHERE c.id = ${crawlId}`;
-  // Screenshots are rare in crawls and large: one update each rather than a bytea array.
+  // Screenshots and action results are rare in crawls and large: one update each rather than arrays.
   for (const p of pages) {
     if (p.document.screenshot) await tx.$executeRaw`UPDATE document SET screenshot = ${new Uint8Array(p.document.screenshot)} WHERE id = ${documentIdFor(crawlId, p.row.urlKey)}`;
+    if (p.document.actions) await tx.$executeRaw`UPDATE document SET actions = ${JSON.stringify(p.document.actions)}::jsonb WHERE id = ${documentIdFor(crawlId, p.row.urlKey)}`;
     // Change tracking's snapshot lands with its document: a page fetched again after a crash compares with the same old version.
     if (p.document.snapshot) await writeSnapshot(tx, p.document.snapshot);
   }

@@ -1,8 +1,9 @@
 /**
  * Engine selection and fallback (DESIGN.md, "Engines"): a browser first when the request needs one
- * (screenshot, waitFor, mobile); otherwise `fetch` first, then a browser when the page is plainly
+ * (screenshot, waitFor, mobile, actions); otherwise `fetch` first, then a browser when the page is plainly
  * script-rendered or the fetch was refused. `remote` comes before `local_browser` when configured.
- * A refused URL (blocked) or an invalid request stops the chain at once: no engine may try it.
+ * A refused URL (blocked), an invalid request or a failed action stops the chain at once: no other
+ * engine may try it (another browser would fail the same action the same way).
  *
  * A browser engine with another one after it gets only part of the remaining budget, so a browser
  * service that accepts connections but never answers still leaves time for `local_browser`.
@@ -36,7 +37,7 @@ export function isThrottle(result: Pick<EngineResult, 'statusCode' | 'retryAfter
 const REFUSED_STATUSES = new Set([401, 403, 429, 503]);
 
 function isFinal(err: EngineError): boolean {
-  return err.kind === 'blocked' || err.kind === 'invalid';
+  return err.kind === 'blocked' || err.kind === 'invalid' || err.kind === 'action';
 }
 
 /** Share of the remaining budget a browser engine gets when another browser engine follows it. */
@@ -69,14 +70,14 @@ async function attempt(engine: Engine, request: EngineRequest, failures: EngineE
 
 export async function runEngines(engines: EngineSet, request: EngineRequest): Promise<EngineResult> {
   const failures: EngineError[] = [];
-  const needsBrowser = Boolean(request.screenshot) || request.waitFor > 0 || Boolean(request.mobile);
+  const needsBrowser = Boolean(request.screenshot) || request.waitFor > 0 || Boolean(request.mobile) || Boolean(request.actions?.length);
   if (needsBrowser) {
     for (const [i, browser] of engines.browsers.entries()) {
       const result = await attempt(browser, request, failures, i < engines.browsers.length - 1 ? FIRST_BROWSER_SHARE : 1);
       if (result) return result;
     }
-    // A screenshot needs a browser; a mere waitFor is a hint, and plain HTTP may still do.
-    if (!request.screenshot) {
+    // A screenshot or actions need a browser; a mere waitFor is a hint, and plain HTTP may still do.
+    if (!request.screenshot && !request.actions?.length) {
       const result = await attempt(engines.fetch, request, failures);
       if (result) return result;
     }

@@ -1,6 +1,7 @@
 /** The `local_browser` engine: the worker's own Playwright pool (the same code the browser service runs). */
 import type { BrowserPool } from '../../browser/pool.js';
-import { RenderError, renderPage } from '../../browser/render.js';
+import { RenderError } from '../../browser/contract.js';
+import { renderPage } from '../../browser/render.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 
 export function localBrowserEngine(pool: BrowserPool): Engine {
@@ -15,8 +16,10 @@ export function localBrowserEngine(pool: BrowserPool): Engine {
           timeout: Math.max(1, req.deadline - Date.now()),
           screenshot: req.screenshot,
           mobile: req.mobile,
+          actions: req.actions,
         });
-        return { engine: 'local_browser', body: result.html, contentType: result.contentType, statusCode: result.statusCode, finalUrl: result.finalUrl, ...(result.screenshot ? { screenshot: result.screenshot } : {}) };
+        const { html, ...rest } = result;
+        return { engine: 'local_browser', body: html, ...rest };
       } catch (err) {
         if (err instanceof RenderError) throw new EngineError('local_browser', err.kind === 'navigation' ? 'network' : err.kind, err.message);
         throw new EngineError('local_browser', 'unavailable', (err as Error).message);

@@ -1,9 +1,9 @@
 /** The `remote` engine: asks the browser service (BROWSER_ENGINE_URL) to render the page. */
 import { request as undiciRequest } from 'undici';
-import type { RenderRequest, RenderResponse } from '../../browser/contract.js';
+import { renderFailureStatus, type RenderRequest, type RenderResponse } from '../../browser/contract.js';
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 
-const kindByStatus: Record<number, EngineError['kind']> = { 403: 'blocked', 504: 'timeout', 400: 'invalid' };
+const kindByStatus: Record<number, EngineError['kind']> = { [renderFailureStatus.blocked]: 'blocked', [renderFailureStatus.timeout]: 'timeout', [renderFailureStatus.action]: 'action', 400: 'invalid' };
 
 export function remoteEngine(options: { baseUrl: string; token?: string }): Engine {
   const endpoint = new URL('render', options.baseUrl.endsWith('/') ? options.baseUrl : options.baseUrl + '/').href;
@@ -17,7 +17,7 @@ export function remoteEngine(options: { baseUrl: string; token?: string }): Engi
           method: 'POST',
           signal: req.signal,
           headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-          body: JSON.stringify({ url: req.url, headers: req.headers, waitFor: req.waitFor || undefined, timeout: Math.min(timeout, 90000), screenshot: req.screenshot, mobile: req.mobile || undefined } satisfies RenderRequest),
+          body: JSON.stringify({ url: req.url, headers: req.headers, waitFor: req.waitFor || undefined, timeout: Math.min(timeout, 90000), screenshot: req.screenshot, mobile: req.mobile || undefined, actions: req.actions?.length ? req.actions : undefined } satisfies RenderRequest),
         });
       } catch (err) {
         if (req.signal.aborted) throw new EngineError('remote', 'timeout', 'Timed out waiting for the browser service');
@@ -35,6 +35,7 @@ export function remoteEngine(options: { baseUrl: string; token?: string }): Engi
         statusCode: body.statusCode ?? 200,
         finalUrl: body.finalUrl ?? req.url,
         ...(body.screenshot ? { screenshot: Buffer.from(body.screenshot, 'base64') } : {}),
+        ...(body.actions ? { actions: body.actions } : {}),
       };
     },
   };

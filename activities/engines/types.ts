@@ -1,4 +1,6 @@
 /** What every engine takes and gives back; the chain in ./chain.ts picks and falls back between them. */
+import type { Action, ActionResults } from '../../core/schemas/actions.js';
+
 export type EngineName = 'fetch' | 'local_browser' | 'remote';
 
 export interface EngineRequest {
@@ -9,6 +11,8 @@ export interface EngineRequest {
   screenshot?: 'viewport' | 'fullPage';
   /** Render as a phone (browser engines: viewport and user agent). */
   mobile?: boolean;
+  /** Browser actions before the capture (browser engines only). */
+  actions?: Action[];
   /** Accept invalid TLS certificates (fetch engine). */
   insecureTls?: boolean;
   /** Aborts when the caller's budget is spent or the activity is cancelled. */
@@ -27,6 +31,7 @@ export interface EngineResult {
   finalUrl: string;
   /** PNG bytes. */
   screenshot?: Buffer;
+  actions?: ActionResults;
   /** The Retry-After header, verbatim (fetch engine only). */
   retryAfter?: string;
 }
@@ -36,11 +41,11 @@ export interface Engine {
   fetch(request: EngineRequest): Promise<EngineResult>;
 }
 
-/** Why an engine gave up. `blocked` and `invalid` are final for the whole chain; the rest may fall back. */
+/** Why an engine gave up. `blocked`, `invalid` and `action` (a browser action failed) are final for the whole chain; the rest may fall back. */
 export class EngineError extends Error {
   constructor(
     readonly engine: EngineName,
-    readonly kind: 'blocked' | 'timeout' | 'network' | 'http' | 'invalid' | 'unavailable',
+    readonly kind: 'blocked' | 'timeout' | 'network' | 'http' | 'invalid' | 'action' | 'unavailable',
     message: string,
   ) {
     super(message);

@@ -19,7 +19,7 @@ import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extrac
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { trackChanges, type SnapshotWrite } from './change-tracking.js';
-import { FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
+import { ActionFailedError, FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
 
 export interface PageJob {
   /** The URL to fetch, normalised. The engines check it (and every redirect hop) against the egress policy. */
@@ -65,6 +65,7 @@ function statusWarning(code: number): string | undefined {
 function engineFailure(err: unknown, job: PageJob, budget: AbortSignal): Error {
   if (err instanceof EngineError && err.kind === 'blocked') return new UnsafeTargetError(err.message);
   if (err instanceof EngineError && err.kind === 'invalid') return new InvalidPageRequestError(err.message);
+  if (err instanceof EngineError && err.kind === 'action') return new ActionFailedError(err.message.replace(/^Browser service: /, ''));
   if (err instanceof UnsafeUrlError) return new UnsafeTargetError(err.message);
   // Aborted, and not by the caller: the budget ran out.
   if (budget.aborted && !job.signal.aborted) return new PageTimeoutError(job.timeoutMs);
@@ -108,6 +109,7 @@ export function createPagePipeline(deps: PipelineDeps) {
         waitFor: options.waitFor,
         screenshot,
         mobile: options.mobile,
+        actions: options.actions,
         insecureTls: options.skipTlsVerification,
         signal,
         deadline: job.deadline,
@@ -174,6 +176,7 @@ export function createPagePipeline(deps: PipelineDeps) {
         rawHtml: wants('rawHtml') ? page.rawHtml : undefined,
         links: wants('links') ? page.links : undefined,
         screenshot: fetched.screenshot,
+        actions: fetched.actions,
         metadata,
         extract,
         changeTracking,

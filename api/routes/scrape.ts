@@ -13,7 +13,7 @@ export const scrapeRoute = defineRoute({
   credits: 1,
   summary: 'Scrape one page',
   description:
-    'Fetches one URL and returns the requested formats. `waitFor` must be at most half of `timeout`. A target refused by the URL safety policy gets 400 `url_not_allowed`; a page that no engine could fetch gets 502; running out of `timeout` gets 408.',
+    'Fetches one URL and returns the requested formats. `waitFor` must be at most half of `timeout`. A target refused by the URL safety policy gets 400 `url_not_allowed`; a browser action that fails gets 400 `action_failed` naming it (`actions[i]`); a page that no engine could fetch gets 502; running out of `timeout` gets 408.',
   tag: 'Scrape',
   auth: 'apiKey',
   rateLimit: 'scrape',

@@ -131,7 +131,7 @@ export const jobErrorsSchema = {
           id: { type: 'string', description: 'The page’s id within the job.' },
           timestamp: { type: 'string', format: 'date-time', description: 'When it failed.' },
           url: { type: 'string' },
-          code: { type: 'string', description: 'url_not_allowed, invalid_request, unconvertible_content, fetch_failed, timeout, rate_limited_by_site, worker_lost or internal_error.' },
+          code: { type: 'string', description: 'url_not_allowed, invalid_request, action_failed, unconvertible_content, fetch_failed, timeout, rate_limited_by_site, worker_lost or internal_error.' },
           error: { type: 'string' },
         },
         required: ['id', 'url', 'error'],

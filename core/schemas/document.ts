@@ -1,3 +1,5 @@
+import { actionResultsSchema } from './actions.js';
+
 /** The Document response shape (spec: "Document"): the OpenAPI reference, and the type of documents in API answers. */
 export const documentSchema = {
   type: 'object',
@@ -7,6 +9,7 @@ export const documentSchema = {
     rawHtml: { type: 'string' },
     links: { type: 'array', items: { type: 'string' } },
     screenshot: { type: 'string', description: 'Base64-encoded PNG.' },
+    actions: actionResultsSchema,
     extract: { description: 'Extraction result (an object matching `extract.schema`).' },
     json: { description: 'Extraction result with the `json` format (an object matching `jsonOptions.schema`).' },
     changeTracking: {

@@ -6,6 +6,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { extractionSchemaProblem } from '../llm-schema.js';
+import { actionProblems, actionsSchema } from './actions.js';
 
 /**
  * `json` (with jsonOptions) and `extract` (with extract) are the hosted v1 API's extraction formats;
@@ -86,6 +87,7 @@ export const pageOptionsProperties = {
   excludeTags: { ...selectorList, description: 'CSS selectors to remove.' },
   onlyMainContent: { type: 'boolean', default: false, description: 'Prune navigation, headers, footers, sidebars, banners and ads before conversion.' },
   waitFor: { type: 'integer', minimum: 0, maximum: 60000, default: 0, description: 'Wait this many ms after load before capture (renders in a browser). At most half of `timeout`.' },
+  actions: actionsSchema,
   extract: extractSchema,
   jsonOptions: jsonOptionsSchema,
   changeTrackingOptions: changeTrackingOptionsSchema,
@@ -156,8 +158,8 @@ export interface ErrorDetailLike {
 }
 
 /** Rules JSON Schema can't say: combinations that cannot succeed. */
-export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions'>, timeout?: number): ErrorDetailLike[] {
-  const problems: ErrorDetailLike[] = [];
+export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions' | 'actions'>, timeout?: number): ErrorDetailLike[] {
+  const problems: ErrorDetailLike[] = actionProblems(options.actions, options.waitFor);
   if (options.formats.includes('screenshot') && options.formats.includes('screenshot@fullPage')) {
     problems.push({ field: 'formats', message: 'choose one of screenshot, screenshot@fullPage' });
   }

@@ -78,7 +78,6 @@ export const v2PageOptionsProperties = {
   checkPromptInjection: { type: 'boolean', ...ignored('hosted feature.') },
   domainTools: { type: 'boolean', ...ignored('hosted feature.') },
   toolDetail: { enum: ['compact', 'summary', 'full'], ...ignored('hosted feature.') },
-  actions: { type: 'array', maxItems: 50, items: { type: 'object' }, ...refused('browser actions (click, write, scroll, ...) are not implemented. An empty list is accepted.') },
   redactPII: { type: ['boolean', 'object'], ...refused('PII redaction needs a service this server does not have. false is accepted.') },
   profile: { type: 'object', ...refused('saved browser profiles.') },
 } as const;

@@ -27,7 +27,6 @@ function fail(details: ErrorDetail[]): never {
 function pageOptionsFromV2(options: Omit<V2ScrapeOptions, 'timeout'>, at: string, details: ErrorDetail[]): Record<string, unknown> {
   const {
     formats,
-    actions,
     redactPII,
     profile,
     // Hosted-only switches: documented as ignored (core/schemas/v2.ts).
@@ -42,7 +41,6 @@ function pageOptionsFromV2(options: Omit<V2ScrapeOptions, 'timeout'>, at: string
     toolDetail: _toolDetail,
     ...same
   } = options;
-  if (actions?.length) details.push({ field: `${at}actions`, message: 'browser actions (click, write, scroll, ...) are not offered by this server; use waitFor to let a page render' });
   if (redactPII) details.push({ field: `${at}redactPII`, message: 'PII redaction is not offered by this server' });
   if (profile) details.push({ field: `${at}profile`, message: 'saved browser profiles are not offered by this server' });
   let translated: ReturnType<typeof formatsFromV2> | undefined;

@@ -1,0 +1,2 @@
+-- Results of browser actions (issue 24): screenshots, scrapes, script values, PDFs.
+ALTER TABLE "document" ADD COLUMN "actions" JSONB;
