@@ -7,7 +7,7 @@ import type { ChangeTracking } from '../core/change-tracking.js';
 import type { ActionResults } from '../core/schemas/actions.js';
 import type { Prisma, PrismaClient } from '../prisma/client.js';
 import { writeSnapshot, type SnapshotWrite } from './pipeline/change-tracking.js';
-import { meteringCtes } from './usage.js';
+import { meteringCtes } from '../prisma/usage.js';
 
 export interface StoredPage {
   url: string;
@@ -27,15 +27,25 @@ export interface StoredPage {
   statusCode?: number;
 }
 
+/** Where a scrape result goes: whose usage it counts in, how long it lives, and its page cache key. */
+export interface ScrapeStore {
+  ttlSeconds: number;
+  apiKeyId?: string;
+  /** In the page cache under this key (core/page-cache.ts), kept at least `cacheSeconds`. */
+  cacheKey?: string;
+  cacheSeconds?: number;
+}
+
 /**
- * A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS. `apiKeyId`:
- * whose account's usage it counts in. One statement stores it and meters it (a scrape's store is on
- * the caller's path: README "Scrape path"); a retried store with the same id adds nothing, metering
- * included. With a change-tracking snapshot, the snapshot joins it in one transaction.
+ * A scrape result: no crawl, expires with the other documents after CRAWL_TTL_SECONDS (or later, when
+ * it is in the page cache). `apiKeyId`: whose account's usage it counts in. One statement stores it
+ * and meters it (a scrape's store is on the caller's path: README "Scrape path"); a retried store
+ * with the same id adds nothing, metering included. With a change-tracking snapshot, the snapshot
+ * joins it in one transaction.
  */
-export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, ttlSeconds: number, apiKeyId?: string): Promise<string> {
+export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, where: ScrapeStore): Promise<string> {
   const documentId = id ?? randomUUID();
-  const store = (db: Prisma.TransactionClient | PrismaClient) => insertAndMeter(db, documentId, page, ttlSeconds, apiKeyId ?? null);
+  const store = (db: Prisma.TransactionClient | PrismaClient) => insertAndMeter(db, documentId, page, where);
   if (!page.snapshot) {
     await store(prisma);
     return documentId;
@@ -48,16 +58,17 @@ export async function storeScrapeDocument(prisma: PrismaClient, id: string | und
 }
 
 /** Returns 1 when the document was new (then counted in usage), 0 when it existed. */
-async function insertAndMeter(db: Prisma.TransactionClient | PrismaClient, id: string, page: StoredPage, ttlSeconds: number, apiKeyId: string | null): Promise<number> {
+async function insertAndMeter(db: Prisma.TransactionClient | PrismaClient, id: string, page: StoredPage, where: ScrapeStore): Promise<number> {
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+  const ttlSeconds = where.cacheKey ? Math.max(where.ttlSeconds, where.cacheSeconds ?? 0) : where.ttlSeconds;
   const rows = await db.$queryRaw<{ stored: number }[]>`
     WITH ins AS (
-      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, screenshot, actions, metadata, extract, change_tracking, warning, status_code, expires_at)
+      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, screenshot, actions, metadata, extract, change_tracking, warning, status_code, cache_key, expires_at)
       VALUES (${id}, ${page.urlKey}, ${page.url}, ${page.markdown ?? null}, ${page.html ?? null}, ${page.rawHtml ?? null}, ${json(page.links)}::jsonb,
         ${page.screenshot ? new Uint8Array(page.screenshot) : null}, ${json(page.actions)}::jsonb, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
-        ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}, now() + make_interval(secs => ${ttlSeconds}))
+        ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}, ${where.cacheKey ?? null}, now() + make_interval(secs => ${ttlSeconds}))
       ON CONFLICT (id) DO NOTHING RETURNING id),
-    owner AS (SELECT account_id FROM api_key WHERE id = ${apiKeyId} AND EXISTS (SELECT 1 FROM ins)),
+    owner AS (SELECT account_id FROM api_key WHERE id = ${where.apiKeyId ?? null} AND EXISTS (SELECT 1 FROM ins)),
     ${meteringCtes(1)}
     SELECT (SELECT count(*) FROM ins)::int AS stored`;
   return rows[0]?.stored ?? 0;

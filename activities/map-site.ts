@@ -86,8 +86,7 @@ export function mapActivities(deps: ActivityDeps) {
         prisma,
         input.mapId,
         { url: seed.href, urlKey: urlKey(seed), links: ranked, metadata: { sourceURL: options.url, kind: 'map', sitemapUrls: fromSitemaps.length, pageLinks: fromPage.length } },
-        config.CRAWL_TTL_SECONDS,
-        input.apiKeyId,
+        { ttlSeconds: config.CRAWL_TTL_SECONDS, apiKeyId: input.apiKeyId },
       );
       return { documentId, count: ranked.length };
     },

@@ -7,9 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type FailedScrapeRecord, type ScrapeInput, type Workflows } from '../core/contracts.js';
 import type { PublicDocument } from '../core/document.js';
-import { ApiError, invalidBody, ServiceUnavailableError, UrlNotAllowedError } from '../core/errors.js';
+import { ApiError, invalidBody, NoCachedDataError, ServiceUnavailableError, UrlNotAllowedError } from '../core/errors.js';
 import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js';
-import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
+import { checkUrlSyntax, normalizeTargetUrl, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
+import { historyOwner } from '../core/change-tracking.js';
+import { toPublicDocument } from '../core/document.js';
+import { cacheKey, uncacheable } from '../core/page-cache.js';
+import { readCachedPage, type CachedPage } from './page-cache.js';
+import type { AuthState } from './route.js';
 import type { ApiDeps } from './deps.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 import { START_DEADLINE_MS } from '../core/temporal-options.js';
@@ -37,14 +42,24 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety
   }
 }
 
-/** `owner`: whose change-tracking history (historyOwner). `budgetMs`: a paid request's limit (its payment must still be valid to settle afterwards); it caps `timeout`. */
-export async function runScrape(deps: ApiDeps, req: ScrapeRequest, owner: string, budgetMs = Infinity): Promise<ScrapeResponse> {
+/**
+ * `auth`: who is calling (their change-tracking history and page cache). `budgetMs`: a paid
+ * request's limit (its payment must still be valid to settle afterwards); it caps `timeout`.
+ */
+export async function runScrape(deps: ApiDeps, req: ScrapeRequest, auth: AuthState, budgetMs = Infinity): Promise<ScrapeResponse> {
   const { config } = deps;
   const timeoutMs = Math.floor(Math.min(req.timeout ?? config.SCRAPE_TIMEOUT_MS, budgetMs));
   checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config));
-  const scrapeId = randomUUID();
+  const owner = historyOwner(auth);
   const { url, timeout: _t, ...options } = req;
-  const input: ScrapeInput = { scrapeId, url, options, timeoutMs, deadline: Date.now() + timeoutMs, owner };
+  const cache = cachePlan(req, auth);
+  if (cache.read) {
+    const hit = await readCachedPage(deps.prisma, cache.key, { maxAge: options.maxAge || undefined, minAge: options.minAge }, auth.apiKeyId);
+    if (hit) return answerFromCache(deps, hit, req, owner);
+    if (options.minAge !== undefined) throw new NoCachedDataError(options.minAge);
+  }
+  const scrapeId = randomUUID();
+  const input: ScrapeInput = { scrapeId, url, options, timeoutMs, deadline: Date.now() + timeoutMs, owner, ...(cache.write ? { cacheKey: cache.key } : {}) };
   let result;
   try {
     result = await deps.scrapeWorkers.scrape(input, timeoutMs);
@@ -53,7 +68,24 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest, owner: string
     throw err;
   }
   if (options.webhookUrls?.length) await startWebhooks(deps, scrapeId, result.documentId, options, owner);
-  return { success: true, ...(result.warning ? { warning: result.warning } : {}), data: result.data, scrape_id: scrapeId };
+  const data = cache.read ? { ...result.data, metadata: { ...result.data.metadata, cacheState: 'miss' as const, ...(cache.write ? { cachedAt: new Date().toISOString() } : {}) } } : result.data;
+  return { success: true, ...(result.warning ? { warning: result.warning } : {}), data, scrape_id: scrapeId };
+}
+
+/** Whether this scrape reads the page cache (maxAge or minAge asked for it) and whether its result goes in (storeInCache), under which key. */
+function cachePlan(req: ScrapeRequest, auth: AuthState): { read: boolean; write: boolean; key: string } {
+  const { url, timeout: _t, ...options } = req;
+  if (uncacheable(options)) return { read: false, write: false, key: '' };
+  const scope = auth.payer ? `payer:${auth.payer}` : auth.accountId ? `account:${auth.accountId}` : `key:${auth.apiKeyId}`;
+  return { read: (options.maxAge ?? 0) > 0 || options.minAge !== undefined, write: options.storeInCache !== false, key: cacheKey(scope, normalizeTargetUrl(url).href, options) };
+}
+
+/** A cache hit answers as a scrape would, from the stored document (README "Page cache"). */
+async function answerFromCache(deps: ApiDeps, hit: CachedPage, req: ScrapeRequest, owner: string): Promise<ScrapeResponse> {
+  const doc = toPublicDocument(hit, req.formats);
+  doc.metadata = { ...doc.metadata, sourceURL: req.url, cacheState: 'hit', cachedAt: hit.createdAt.toISOString() };
+  if (req.webhookUrls?.length) await startWebhooks(deps, hit.id, hit.id, req, owner);
+  return { success: true, ...(hit.warning ? { warning: hit.warning } : {}), data: doc, scrape_id: hit.id };
 }
 
 /** Deliveries are durable work of their own (retried, visible), started before the caller has the answer. */

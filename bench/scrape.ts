@@ -5,7 +5,10 @@
  * undici GET of the same page plus turndown, in one process. Targets (issue 15): the service adds
  * at most 10 ms at p50 and 25 ms at p95 over that baseline; at the concurrency given (16 for the
  * target) it serves at least half the baseline's requests per second at most twice its CPU.
- * Also converter throughput on the same page: our pipeline (processPage) against plain turndown.
+ * Also converter throughput on the same page: our pipeline (processPage) against plain turndown;
+ * page cache hits against `GET /health` on the same stack (issue 24: within 5 ms at p50); and a
+ * page read with five browser actions through local_browser, beside the same page in the browser
+ * without them and bare Playwright doing the same actions on the same Chromium.
  *
  *   npm run bench:scrape [-- --requests 200 --concurrency 4 --convert pool|inline --worker inprocess|process]
  *
@@ -71,6 +74,7 @@ const WARMUP = Number(args.warmup);
 const deadline = Date.now() + Number(args.budget) * 1000;
 const TARGET_P50_MS = 10;
 const TARGET_P95_MS = 25;
+const TARGET_CACHE_HIT_MS = 5;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -99,9 +103,14 @@ const teardown = async () => {
 
 const html = articlePage(20_000);
 const page = Buffer.from(html);
+/** The page the actions phase reads: the article, with a button that adds a paragraph. */
+const actionsPage = Buffer.from(
+  html.replace('</body>', '<button id="more" type="button">More</button><script>document.getElementById("more").onclick = () => document.body.insertAdjacentHTML("beforeend", "<p id=added>Added by the button.</p>");</script></body>'),
+);
 const fixture: Server = createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.byteLength });
-  res.end(page);
+  const body = req.url === '/actions' ? actionsPage : page;
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.byteLength });
+  res.end(body);
 });
 
 async function main(): Promise<void> {
@@ -251,6 +260,9 @@ async function main(): Promise<void> {
     const perPage = (performance.now() - start) / runs;
     return { perPage, mbPerSec: page.byteLength / 1e6 / (perPage / 1000) };
   };
+  const cacheHits = await cachePhase(apiUrl, key, pageUrl, agent);
+  const actionsRun = await actionsPhase(apiUrl, key, pageUrl.replace('/article', '/actions'), agent, stack.STACK_CHROMIUM_PATH);
+
   const ours = await throughput(() => processPage({ body: page, contentType: 'text/html; charset=utf-8', url: pageUrl, formats: new Set(['markdown']) }));
   const plain = await throughput(() => turndown.turndown(html));
 
@@ -276,6 +288,18 @@ async function main(): Promise<void> {
   console.log(`concurrency ${CONCURRENCY}: service/baseline throughput x${throughputRatio.toFixed(2)} (target >= 0.50: ${verdict(throughputRatio >= 0.5)})`);
   console.log(`\nmarkdown conversion of the page: processPage ${ours.mbPerSec.toFixed(2)} MB/s (${ours.perPage.toFixed(2)} ms/page), turndown ${plain.mbPerSec.toFixed(2)} MB/s (${plain.perPage.toFixed(2)} ms/page), ours/turndown x${(ours.mbPerSec / plain.mbPerSec).toFixed(2)}`);
 
+  const hitOver = pct(cacheHits.hit, 50) - pct(cacheHits.health, 50);
+  console.log(`\npage cache (issue 24), sequential, alternating:`);
+  line('GET /health', cacheHits.health);
+  line('POST /v1/scrape, cache hit (maxAge)', cacheHits.hit);
+  console.log(`a cache hit adds ${hitOver.toFixed(1)} ms at p50 over /health (target <= ${TARGET_CACHE_HIT_MS} ms: ${verdict(hitOver <= TARGET_CACHE_HIT_MS)}); the live scrape above adds ${(p50s - pct(cacheHits.health, 50)).toFixed(1)} ms`);
+  console.log(`\nbrowser actions (issue 24): the same page, 5 actions (click, wait for the selector, scroll, executeJavascript, scrape), sequential:`);
+  line('service, local_browser, 5 actions', actionsRun.service);
+  line('service, local_browser, no actions', actionsRun.plain);
+  line('bare Playwright: goto + the 5 actions', actionsRun.bare);
+  const actionsOver = pct(actionsRun.service, 50) - pct(actionsRun.plain, 50);
+  console.log(`the actions add ${actionsOver.toFixed(1)} ms at p50 to the service's browser scrape; the same actions in bare Playwright take ${(pct(actionsRun.bare, 50) - pct(actionsRun.bareGoto, 50)).toFixed(1)} ms over its goto (${pct(actionsRun.bareGoto, 50).toFixed(1)} ms)`);
+
   const totalCpu = cpuPerRequest.reduce((a, [, v]) => a + v, 0);
   const baselineCpuMs = (baselineCpu.user + baselineCpu.system) / 1000 / concBaseline.latencies.length;
   console.log(`\nCPU per request in the concurrency-${CONCURRENCY} run (all cores): service ${totalCpu.toFixed(1)} ms = ${cpuPerRequest.map(([n, v]) => `${n} ${v.toFixed(1)}`).join(' + ')}; baseline ${baselineCpuMs.toFixed(1)} ms; x${(totalCpu / baselineCpuMs).toFixed(2)} (target <= 2: ${verdict(totalCpu / baselineCpuMs <= 2)})`);
@@ -290,6 +314,79 @@ async function main(): Promise<void> {
     console.log(`  ${'the worker’s rest: its HTTP, the pipeline around fetch and conversion, the store'.padEnd(58)} ${ms(directMs - fetchMs - convertMs)}`);
     console.log(`  ${'the API’s share: its HTTP, auth, rate limit, validation, the call'.padEnd(58)} ${ms(p50s - directMs)}`);
   }
+}
+
+/** POST a scrape; its latency, after checking it succeeded (and, with `cacheState`, that it was a hit or a miss). */
+async function timedScrape(apiUrl: string, key: string, agent: Agent, body: Record<string, unknown>, cacheState?: string): Promise<number> {
+  const start = performance.now();
+  const res = await request(`${apiUrl}/v1/scrape`, { method: 'POST', dispatcher: agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await res.body.json()) as { data?: { metadata?: { cacheState?: string } }; error?: string };
+  const took = performance.now() - start;
+  if (res.statusCode !== 200) throw new Error(`scrape answered ${res.statusCode}: ${answer.error}`);
+  if (cacheState && answer.data?.metadata?.cacheState !== cacheState) throw new Error(`expected a cache ${cacheState}, got ${answer.data?.metadata?.cacheState}`);
+  return took;
+}
+
+/** Cache hits against GET /health on the same stack, alternating (issue 24's target: within 5 ms at p50). */
+async function cachePhase(apiUrl: string, key: string, pageUrl: string, agent: Agent): Promise<{ health: number[]; hit: number[] }> {
+  const body = { url: pageUrl, formats: ['markdown'], maxAge: 3_600_000 };
+  await timedScrape(apiUrl, key, agent, body);
+  const health = async () => {
+    const start = performance.now();
+    const res = await request(`${apiUrl}/health`, { dispatcher: agent });
+    await res.body.json();
+    return performance.now() - start;
+  };
+  for (let i = 0; i < WARMUP; i++) await Promise.all([health(), timedScrape(apiUrl, key, agent, body, 'hit')]);
+  const out = { health: [] as number[], hit: [] as number[] };
+  for (let i = 0; i < REQUESTS && Date.now() < deadline; i++) {
+    out.health.push(await health());
+    out.hit.push(await timedScrape(apiUrl, key, agent, body, 'hit'));
+  }
+  return out;
+}
+
+/** Five actions through local_browser, the same page in the browser without actions, and bare Playwright doing the same on the same Chromium. */
+async function actionsPhase(apiUrl: string, key: string, url: string, agent: Agent, chromiumPath: string) {
+  const actions = [
+    { type: 'click', selector: '#more' },
+    { type: 'wait', selector: '#added' },
+    { type: 'scroll', direction: 'down' },
+    { type: 'executeJavascript', script: 'document.querySelectorAll("p").length' },
+    { type: 'scrape' },
+  ];
+  const { chromium } = await import('playwright');
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const bare = async (withActions: boolean) => {
+    const start = performance.now();
+    const tab = await context.newPage();
+    await tab.goto(url, { waitUntil: 'load' });
+    if (withActions) {
+      await tab.click('#more');
+      await tab.locator('#added').waitFor({ state: 'visible' });
+      await tab.evaluate(() => window.scrollBy(0, window.innerHeight));
+      await tab.evaluate('document.querySelectorAll("p").length');
+      await tab.content();
+    }
+    await tab.content();
+    await tab.close();
+    return performance.now() - start;
+  };
+  const rounds = Math.max(5, Math.min(30, Math.floor(REQUESTS / 10)));
+  const out = { service: [] as number[], plain: [] as number[], bare: [] as number[], bareGoto: [] as number[] };
+  try {
+    for (let i = 0; i < 3; i++) await timedScrape(apiUrl, key, agent, { url, actions });
+    for (let i = 0; i < rounds && Date.now() < deadline; i++) {
+      out.service.push(await timedScrape(apiUrl, key, agent, { url, actions }));
+      out.plain.push(await timedScrape(apiUrl, key, agent, { url, waitFor: 1 }));
+      out.bare.push(await bare(true));
+      out.bareGoto.push(await bare(false));
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
 }
 
 /** The worker in this process, wired as worker/main.ts main() wires it, plus timers around fetch and conversion. */

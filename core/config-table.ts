@@ -210,6 +210,16 @@ export const settings = {
     default: 30000,
     doc: 'Default scrape timeout in ms when a request gives none (1000–90000).',
   },
+  CACHE_DEFAULT_MAX_AGE_MS: {
+    schema: { type: 'integer', minimum: 0 },
+    default: 172800000,
+    doc: 'The page cache: `maxAge` of a v2 scrape that gives none, in ms (the hosted default, 2 days; 0: v2 scrapes read the site unless they ask for the cache). v1 scrapes default to 0.',
+  },
+  CACHE_RETENTION_SECONDS: {
+    schema: { type: 'integer', minimum: 60 },
+    default: 172800,
+    doc: 'The page cache: how long a scrape result stays readable from the cache (its document is kept at least this long, and at least CRAWL_TTL_SECONDS); deleted by the expire-data Schedule.',
+  },
   // Pay per request (x402 protocol v2; api/x402/). Off unless X402_PAY_TO is set; cross-checks in core/x402-settings.ts.
   X402_ENABLED: {
     schema: { type: 'boolean' },

@@ -36,6 +36,8 @@ export interface ScrapeInput {
   deadline: number;
   /** Whose change-tracking history the page belongs to (core/change-tracking.ts historyOwner). */
   owner: string;
+  /** The page cache's key to store the document under (core/page-cache.ts); absent: not cached. */
+  cacheKey?: string;
 }
 
 /** A scrape endpoint's answer: the stored document's id and its public form (the formats asked for). */

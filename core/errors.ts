@@ -132,6 +132,13 @@ export class ScrapeFailedError extends ApiError {
   }
 }
 
+/** `minAge`: the page cache has no copy old enough (README "Page cache"). */
+export class NoCachedDataError extends ApiError {
+  constructor(minAge: number) {
+    super(404, 'no_cached_data', `The page cache has no copy of this page with these options at least ${minAge} ms old (minAge answers from the cache only). Leave out minAge to read the site.`);
+  }
+}
+
 export class ScrapeTimeoutError extends ApiError {
   constructor(timeoutMs: number) {
     super(408, 'timeout', `The scrape did not finish within its ${timeoutMs} ms timeout. Raise \`timeout\` (up to 90000) or try again.`);

@@ -66,6 +66,15 @@ describe('the official MCP server’s scrape, map and crawl tools', () => {
     expect(res.data.actions.javascriptReturns).toEqual([{ type: 'number', value: 6 }]);
   });
 
+  it('firecrawl_scrape with maxAge answers the second time from the page cache', async () => {
+    const url = `${sites.pages.url}/contract?cache=mcp-${Date.now()}`;
+    const first = await tool<Doc>('firecrawl_scrape', { url, formats: ['markdown'], maxAge: 600_000 });
+    const second = await tool<Doc>('firecrawl_scrape', { url, formats: ['markdown'], maxAge: 600_000 });
+    expect([first.isError, second.isError], second.text).toEqual([false, false]);
+    expect([first.data.metadata.cacheState, second.data.metadata.cacheState]).toEqual(['miss', 'hit']);
+    expect(sites.pages.hitsFor(new URL(url).pathname + new URL(url).search)).toHaveLength(1);
+  });
+
   it('firecrawl_scrape reports a format this server does not offer, with the server’s reason', async () => {
     const res = await tool('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['summary'] });
     expect(res.isError).toBe(true);

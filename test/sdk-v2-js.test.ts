@@ -91,6 +91,16 @@ describe('Firecrawl.scrape (v2)', () => {
     expect(doc.actions).toEqual({ screenshots: [], scrapes: [], javascriptReturns: [{ type: 'number', value: 6 }], pdfs: [] });
   });
 
+  it('serves a second scrape from the page cache with maxAge: cacheState and cachedAt', async () => {
+    const url = `${sites.pages.url}/contract?cache=js-${Date.now()}`;
+    const first = await app.scrape(url, { formats: ['markdown'], maxAge: 600_000 });
+    const second = await app.scrape(url, { formats: ['markdown'], maxAge: 600_000 });
+    expect(first.metadata).toMatchObject({ cacheState: 'miss', cachedAt: expect.any(String) });
+    expect(second.metadata).toMatchObject({ cacheState: 'hit', cachedAt: expect.any(String), sourceURL: url });
+    expect(second.markdown).toBe(first.markdown);
+    expect(sites.pages.hitsFor(new URL(url).pathname + new URL(url).search)).toHaveLength(1);
+  });
+
   it('refuses a format this server does not offer with a 400 naming it', async () => {
     const err = await sdkError(app.scrape(`${sites.pages.url}/contract`, { formats: ['markdown', 'summary'] }));
     expect(err.status).toBe(400);

@@ -111,6 +111,15 @@ describe('Firecrawl.scrape (v2)', () => {
     expect(doc.actions).toEqual({ screenshots: [expect.any(String)], scrapes: [], javascriptReturns: [{ type: 'number', value: 6 }], pdfs: [] });
   });
 
+  it('serves a second scrape from the page cache with max_age: cache_state and cached_at', async () => {
+    const url = `${sites.pages.url}/contract?cache=py-${Date.now()}`;
+    const first = await py.call<Doc>('scrape', [url], { formats: ['markdown'], max_age: 600_000 });
+    const second = await py.call<Doc>('scrape', [url], { formats: ['markdown'], max_age: 600_000 });
+    expect(first.metadata).toMatchObject({ cache_state: 'miss', cached_at: expect.any(String) });
+    expect(second.metadata).toMatchObject({ cache_state: 'hit', cached_at: expect.any(String), source_url: url });
+    expect(sites.pages.hitsFor(new URL(url).pathname + new URL(url).search)).toHaveLength(1);
+  });
+
   it('refuses a format this server does not offer: BadRequestError, status 400, our code and details', async () => {
     const err = await raised(py.call('scrape', [`${sites.pages.url}/contract`], { formats: ['markdown', 'summary'] }));
     const message = 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)';

@@ -9,7 +9,7 @@
 import type { StoredPage } from '../documents.js';
 import { writeSnapshot } from '../pipeline/change-tracking.js';
 import { lockCrawlCredits } from '../../prisma/billing.js';
-import { meterCrawlPages } from '../usage.js';
+import { meterCrawlPages } from '../../prisma/usage.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 

@@ -3,7 +3,6 @@ import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
 import { defineRoute } from '../route.js';
 import { runScrape, type ScrapeRequest } from '../run-scrape.js';
 import { documentSchema } from '../../core/schemas/document.js';
-import { historyOwner } from '../../core/change-tracking.js';
 
 export const scrapeRoute = defineRoute({
   method: 'post',
@@ -28,11 +27,12 @@ export const scrapeRoute = defineRoute({
         required: ['success', 'data', 'scrape_id'],
       },
     },
+    404: { description: '`minAge` was given and the page cache has no copy old enough (`no_cached_data`).', schema: { $ref: '#/components/schemas/Error' } },
     408: { description: 'The scrape did not finish within `timeout`.', schema: { $ref: '#/components/schemas/Error' } },
     502: { description: 'Every way of fetching the page failed; `error` says what failed.', schema: { $ref: '#/components/schemas/Error' } },
     503: { description: 'No worker can take the scrape right now (none reachable, or Redis, where they announce themselves, cannot be reached), or its webhook deliveries could not be scheduled (Temporal). Retry after the Retry-After seconds.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx, { body }) {
-    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest, historyOwner(ctx.state.auth ?? {}), ctx.state.payment?.workBudgetMs());
+    ctx.body = await runScrape(ctx.state.deps, body as ScrapeRequest, ctx.state.auth!, ctx.state.payment?.workBudgetMs());
   },
 });

@@ -11,7 +11,6 @@ import { mapRequestSchema, type MapOptions } from '../../core/schemas/map.js';
 import { scrapeRequestSchema } from '../../core/schemas/scrape.js';
 import { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeRequestSchema } from '../../core/schemas/v2.js';
 import { batchFromV2, crawlFromV2, mapFromV2, scrapeFromV2 } from '../../core/v2/requests.js';
-import { historyOwner } from '../../core/change-tracking.js';
 import { NotSupportedError } from '../../core/errors.js';
 import { ACTIVE_CRAWLS_MAX, activeCrawls, jobUrl } from '../../jobs/read.js';
 import { startBatchScrape } from '../start-batch-scrape.js';
@@ -62,6 +61,7 @@ export const scrapeV2Route = defineRoute({
   body: v2ScrapeRequestSchema,
   responses: {
     200: { description: 'The page.', schema: { type: 'object', properties: { success: { const: true }, data: v2DocumentSchema }, required: ['success', 'data'] } },
+    404: { description: '`minAge` was given and the page cache has no copy old enough (`no_cached_data`).', schema: errorRef },
     408: { description: 'The scrape did not finish within `timeout`.', schema: errorRef },
     501: { description: 'A hosted-only form of the request (`alexandria`).', schema: errorRef },
     502: { description: 'Every way of fetching the page failed; `error` says what failed.', schema: errorRef },
@@ -70,7 +70,9 @@ export const scrapeV2Route = defineRoute({
   async handler(ctx, { body }) {
     if (body.alexandria !== undefined) throw new NotSupportedError('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape and map.');
     const request = asV1<ScrapeRequest>(scrapeRequestSchema, scrapeFromV2(body));
-    const { data, warning } = await runScrape(ctx.state.deps, request, historyOwner(ctx.state.auth ?? {}), ctx.state.payment?.workBudgetMs());
+    // The hosted v2 default: a copy up to CACHE_DEFAULT_MAX_AGE_MS old is good enough (README "Page cache").
+    request.maxAge ??= ctx.state.deps.config.CACHE_DEFAULT_MAX_AGE_MS;
+    const { data, warning } = await runScrape(ctx.state.deps, request, ctx.state.auth!, ctx.state.payment?.workBudgetMs());
     ctx.body = { success: true, data: { ...data, ...(warning ? { warning } : {}) } };
   },
 });

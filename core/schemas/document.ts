@@ -31,7 +31,7 @@ export const documentSchema = {
     metadata: {
       type: 'object',
       description:
-        'title, description, language, ogImage, keywords, robots, canonical, favicon, sourceURL (as asked), url (final, after redirects), statusCode, contentType, engine (fetch | local_browser | remote), scrapeId, extractSkipped / extractError when they apply, and every other meta / og: / twitter: / article: tag of the page.',
+        'title, description, language, ogImage, keywords, robots, canonical, favicon, sourceURL (as asked), url (final, after redirects), statusCode, contentType, engine (fetch | local_browser | remote), scrapeId, extractSkipped / extractError when they apply, cacheState and cachedAt when the page cache was asked (maxAge, minAge), and every other meta / og: / twitter: / article: tag of the page.',
       properties: {
         title: { type: 'string' },
         description: { type: 'string' },
@@ -43,6 +43,8 @@ export const documentSchema = {
         contentType: { type: 'string' },
         engine: { enum: ['fetch', 'local_browser', 'remote'] },
         extractSkipped: { type: 'boolean' },
+        cacheState: { enum: ['hit', 'miss'], description: 'With maxAge or minAge: whether the page came from the page cache.' },
+        cachedAt: { type: 'string', description: 'When the served copy was stored (ISO 8601); on a miss, the time this result was stored in the cache.' },
       },
     },
   },

@@ -32,7 +32,6 @@ function pageOptionsFromV2(options: Omit<V2ScrapeOptions, 'timeout'>, at: string
     // Hosted-only switches: documented as ignored (core/schemas/v2.ts).
     fastMode: _fastMode,
     lockdown: _lockdown,
-    minAge: _minAge,
     parsers: _parsers,
     useMock: _useMock,
     threatProtection: _threatProtection,

@@ -4,7 +4,7 @@
  * pages, so a retried store can neither lose nor double a count. Callers paying per request (x402)
  * have no account and are not metered here.
  */
-import { Prisma } from '../prisma/client.js';
+import { Prisma } from './client.js';
 
 type Tx = Prisma.TransactionClient;
 
