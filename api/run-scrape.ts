@@ -13,6 +13,7 @@ import { checkUrlSyntax, normalizeTargetUrl, safetyOptionsFrom, UnsafeUrlError, 
 import { historyOwner } from '../core/change-tracking.js';
 import { toPublicDocument } from '../core/document.js';
 import { cacheKey, uncacheable } from '../core/page-cache.js';
+import { proxyOptionProblem, type ProxySettings } from '../core/proxy-pools.js';
 import { readCachedPage, type CachedPage } from './page-cache.js';
 import type { AuthState } from './route.js';
 import type { ApiDeps } from './deps.js';
@@ -31,8 +32,9 @@ export interface ScrapeResponse {
   scrape_id: string;
 }
 
-export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety: SafetyOptions): void {
-  const problems = [...pageOptionProblems(req, timeoutMs), ...webhookUrlProblems({ webhookUrls: req.webhookUrls }, safety)];
+export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety: SafetyOptions, proxies: ProxySettings): void {
+  const proxy = proxyOptionProblem(req.proxy, proxies);
+  const problems = [...pageOptionProblems(req, timeoutMs), ...(proxy ? [proxy] : []), ...webhookUrlProblems({ webhookUrls: req.webhookUrls }, safety)];
   if (problems.length) throw invalidBody(problems);
   try {
     checkUrlSyntax(req.url, safety);
@@ -49,7 +51,7 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety
 export async function runScrape(deps: ApiDeps, req: ScrapeRequest, auth: AuthState, budgetMs = Infinity): Promise<ScrapeResponse> {
   const { config } = deps;
   const timeoutMs = Math.floor(Math.min(req.timeout ?? config.SCRAPE_TIMEOUT_MS, budgetMs));
-  checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config));
+  checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config), config);
   const owner = historyOwner(auth);
   const { url, timeout: _t, ...options } = req;
   const cache = cachePlan(req, auth);

@@ -8,6 +8,7 @@ import { webhooksOf } from '../core/job-contracts.js';
 import { type ErrorDetail, invalidBody } from '../core/errors.js';
 import type { BatchScrapeOptions } from '../core/schemas/batch.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
+import { proxyOptionProblem } from '../core/proxy-pools.js';
 import { batchFrontier } from '../core/batch-urls.js';
 import { safetyOptionsFrom } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
@@ -25,7 +26,8 @@ export interface BatchStarted {
 }
 
 export async function startBatchScrape(deps: ApiDeps, options: BatchScrapeOptions, caller: Caller, style: LinkStyle, version: ApiVersion = 'v1'): Promise<BatchStarted> {
-  const details: ErrorDetail[] = [...pageOptionProblems(options, options.timeout), ...webhookUrlProblems(options, safetyOptionsFrom(deps.config))];
+  const proxy = proxyOptionProblem(options.proxy, deps.config);
+  const details: ErrorDetail[] = [...pageOptionProblems(options, options.timeout), ...(proxy ? [proxy] : []), ...webhookUrlProblems(options, safetyOptionsFrom(deps.config))];
   const { urls, invalid } = batchFrontier(options.urls, safetyOptionsFrom(deps.config));
   if (!options.ignoreInvalidURLs) details.push(...invalid.map((u) => ({ field: `urls[${u.index}]`, message: u.message })));
   if (urls.length === 0 && details.length === 0) details.push({ field: 'urls', message: 'has no valid URL to scrape' });

@@ -4,6 +4,7 @@ import { webhooksOf } from '../core/job-contracts.js';
 import { invalidBody, UrlNotAllowedError } from '../core/errors.js';
 import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
+import { proxyOptionProblem, type ProxySettings } from '../core/proxy-pools.js';
 import { checkUrlSyntax, type SafetyOptions, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { ApiDeps } from './deps.js';
 import type { Caller } from '../jobs/deps.js';
@@ -11,14 +12,14 @@ import { startJob } from '../jobs/start.js';
 import { patternProblems } from './patterns.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 
-function checkOptions(options: CrawlOptions, safety: SafetyOptions): void {
+function checkOptions(options: CrawlOptions, safety: SafetyOptions, proxies: ProxySettings): void {
   const details = [...patternProblems(options, options.regexOnFullURL), ...webhookUrlProblems(options, safety)];
-  details.push(...pageOptionProblems(options.scrapeOptions, options.scrapeOptions.timeout).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
+  details.push(...[...pageOptionProblems(options.scrapeOptions, options.scrapeOptions.timeout), proxyOptionProblem(options.scrapeOptions.proxy, proxies)].filter((p) => p !== undefined).map((p) => ({ ...p, field: `scrapeOptions.${p.field}` })));
   if (details.length) throw invalidBody(details);
 }
 
 export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: Caller): Promise<{ success: true; id: string; url: string }> {
-  checkOptions(options, safetyOptionsFrom(deps.config));
+  checkOptions(options, safetyOptionsFrom(deps.config), deps.config);
   let seed: URL;
   try {
     seed = checkUrlSyntax(options.url, safetyOptionsFrom(deps.config));

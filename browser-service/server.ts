@@ -7,8 +7,9 @@ import { bodyParser } from '@koa/bodyparser';
 import { Router } from '@koa/router';
 import { Ajv } from 'ajv';
 import Koa from 'koa';
-import { RenderError, renderFailureStatus, renderRequestSchema, type RenderResponse } from '../browser/contract.js';
+import { RenderError, renderFailureStatus, renderRequestSchema, type RenderRequest, type RenderResponse } from '../browser/contract.js';
 import type { BrowserPool } from '../browser/pool.js';
+import type { ProxyPools } from '../core/proxy-pools.js';
 import { renderPage } from '../browser/render.js';
 
 
@@ -21,7 +22,7 @@ export function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-export function createBrowserApp(options: { pool: BrowserPool; token?: string; isDraining: () => boolean }) {
+export function createBrowserApp(options: { pool: BrowserPool; token?: string; isDraining: () => boolean; proxies?: ProxyPools }) {
   const app = new Koa();
   const router = new Router();
   app.use(async (ctx, next) => {
@@ -62,7 +63,14 @@ export function createBrowserApp(options: { pool: BrowserPool; token?: string; i
       return;
     }
     try {
-      const result = await renderPage(options.pool, body);
+      const { proxy } = body as RenderRequest;
+      const via = proxy === undefined ? undefined : options.proxies?.all().find((m) => m.label === proxy);
+      if (proxy !== undefined && !via) {
+        ctx.status = 400;
+        ctx.body = { success: false, error: `This browser service has no proxy ${proxy} (set the same PROXY_URLS, STEALTH_PROXY_URLS and PROXY_URLS_<CC> as the workers)`, code: 'invalid_request' } satisfies RenderResponse;
+        return;
+      }
+      const result = await renderPage(options.pool, body, via);
       ctx.body = { success: true, ...result, screenshot: result.screenshot?.toString('base64') } satisfies RenderResponse;
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;

@@ -20,6 +20,8 @@ export const renderRequestSchema = {
     mobile: { type: 'boolean' },
     /** Browser actions, run after load and `waitFor`, before the capture. */
     actions: actionsSchema,
+    /** The operator proxy to go out through, by its label (scheme://host:port) in the service's own PROXY_URLS / STEALTH_PROXY_URLS / PROXY_URLS_<CC>. */
+    proxy: { type: 'string', maxLength: 300 },
   },
   required: ['url', 'timeout'],
   additionalProperties: false,

@@ -9,6 +9,7 @@
  * Used by the browser service (remote engine) and in-process by workers (local_browser engine).
  */
 import type { Browser, BrowserContext } from 'playwright';
+import type { ProxyMember } from '../core/proxy-pools.js';
 
 export interface PoolOptions {
   chromiumPath: string;
@@ -17,11 +18,15 @@ export interface PoolOptions {
   idleTimeoutMs: number;
   /** http://127.0.0.1:port of the egress proxy; required unless private addresses are allowed. */
   proxyUrl?: string;
+  /** The egress proxy that goes out through an operator's proxy (a `route`: README "Proxies"). */
+  routeProxyUrl?: (route: ProxyMember) => Promise<string>;
   viewport?: { width: number; height: number };
 }
 
 interface Slot {
   context: BrowserContext;
+  /** The operator proxy its traffic goes out through; '' for directly. */
+  route: string;
   uses: number;
   busy: boolean;
   idleTimer?: NodeJS.Timeout;
@@ -71,10 +76,23 @@ export class BrowserPool {
     };
   }
 
-  /** Run `work` with a context of the pool; waits for a free one when all are busy. */
-  async use<T>(work: (context: BrowserContext, track: (url: string) => void) => Promise<T>): Promise<T> {
-    const slot = await this.acquire();
+  /**
+   * Run `work` with a context of the pool; waits for a free one when all are busy. With `via`, the
+   * context's traffic goes out through that operator proxy (its own egress listener); a free
+   * context of another route is replaced rather than reused.
+   */
+  async use<T>(work: (context: BrowserContext, track: (url: string) => void) => Promise<T>, via?: ProxyMember): Promise<T> {
+    const route = via?.url.href ?? '';
+    const slot = await this.acquire(route);
     try {
+      if (slot.route !== route) {
+        await slot.context.close().catch(() => undefined);
+        this.closedCount++;
+        slot.context = await this.newContext(via);
+        slot.route = route;
+        slot.uses = 0;
+        slot.origins.clear();
+      }
       return await work(slot.context, (url) => {
         try {
           slot.origins.add(new URL(url).origin);
@@ -109,17 +127,24 @@ export class BrowserPool {
     return this.browser;
   }
 
-  private async acquire(): Promise<Slot> {
+  private async newContext(via?: ProxyMember): Promise<BrowserContext> {
+    const browser = await this.launch();
+    if (via && !this.options.routeProxyUrl) throw new Error('This browser pool has no way to go out through an operator proxy');
+    const proxy = via ? { proxy: { server: await this.options.routeProxyUrl!(via) } } : {};
+    return browser.newContext({ viewport: this.options.viewport ?? DEFAULT_VIEWPORT, ignoreHTTPSErrors: false, serviceWorkers: 'block', ...proxy });
+  }
+
+  /** A free context, preferring one on `route`; `use` replaces one of another route. */
+  private async acquire(route = ''): Promise<Slot> {
     if (this.closed) throw new Error('Browser pool is shutting down');
-    const idle = this.slots.find((s) => !s.busy);
+    const idle = this.slots.find((s) => !s.busy && s.route === route) ?? this.slots.find((s) => !s.busy);
     if (idle) return this.take(idle);
     if (this.slots.length < this.options.maxContexts) {
       // Reserve the place before awaiting, so concurrent callers cannot overshoot the bound.
-      const slot: Slot = { context: undefined as unknown as BrowserContext, uses: 0, busy: true, origins: new Set() };
+      const slot: Slot = { context: undefined as unknown as BrowserContext, route: '', uses: 0, busy: true, origins: new Set() };
       this.slots.push(slot);
       try {
-        const browser = await this.launch();
-        slot.context = await browser.newContext({ viewport: this.options.viewport ?? DEFAULT_VIEWPORT, ignoreHTTPSErrors: false, serviceWorkers: 'block' });
+        slot.context = await this.newContext();
         this.created++;
         return slot;
       } catch (err) {

@@ -7,6 +7,7 @@ import type { ActionResults } from '../core/schemas/actions.js';
 import { runActions, pageContent } from './actions.js';
 import { RenderError, type RenderRequest } from './contract.js';
 import type { BrowserPool } from './pool.js';
+import type { ProxyMember } from '../core/proxy-pools.js';
 
 export interface RenderResult {
   html: string;
@@ -25,7 +26,8 @@ const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/
 /** Scripts that fetch after `load` usually finish within this; it is capped by the remaining budget. */
 const SETTLE_MS = 1500;
 
-export async function renderPage(pool: BrowserPool, request: RenderRequest): Promise<RenderResult> {
+/** `via`: the operator proxy the page's traffic goes out through (README "Proxies"). */
+export async function renderPage(pool: BrowserPool, request: RenderRequest, via?: ProxyMember): Promise<RenderResult> {
   const deadline = Date.now() + request.timeout;
   const remaining = () => Math.max(1, deadline - Date.now());
   return pool.use(async (context, track) => {
@@ -79,5 +81,5 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest): Pro
     } finally {
       await page.close().catch(() => undefined);
     }
-  });
+  }, via);
 }

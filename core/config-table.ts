@@ -176,6 +176,16 @@ export const settings = {
     },
     doc: 'Comma-separated DNS servers, `ip[:port]` (IPv6 in brackets: `[fd00::53]:53`; port 53 by default), that resolve every target name (A and AAAA; no /etc/hosts, no search domains). Unset: the system resolver (getaddrinfo).',
   },
+  PROXY_URLS: {
+    schema: { type: 'string', minLength: 1 },
+    secret: true,
+    doc: 'Operator proxies for target traffic (fetch engine and browsers), comma-separated: `http://`, `https://` or `socks5://`, with `user:password@` if needed; rotated per request. `PROXY_URLS_<CC>` (e.g. `PROXY_URLS_DE`) are pools for `location.country`. README "Proxies".',
+  },
+  STEALTH_PROXY_URLS: {
+    schema: { type: 'string', minLength: 1 },
+    secret: true,
+    doc: 'Proxies for `proxy: "stealth"` (and `auto` after a block), same form as PROXY_URLS (residential or unblocking proxies, typically).',
+  },
   BROWSER_ENGINE_URL: { schema: httpUrl, doc: 'Browser service to render pages (`remote` engine); without it workers render in-process.' },
   BROWSER_ENGINE_TOKEN: {
     schema: { type: 'string', minLength: 16 },

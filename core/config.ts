@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 import { settings, type Role, type Setting, type SettingName } from './config-table.js';
 import { billingProblems } from './billing-settings.js';
 import { x402Problems } from './x402-settings.js';
+import { countryProxySettings, ProxyPools, type ProxySettings } from './proxy-pools.js';
 
 type ValueOf<S> = S extends { schema: { type: 'integer' | 'number' } }
   ? number
@@ -27,6 +28,9 @@ type Defaulted = { [K in SettingName]: HasDefault<K> }[SettingName];
 /** Settings with a default are always present; the rest may be undefined unless the role requires them. */
 export type Config = { readonly [K in Defaulted]: ValueOf<Table[K]> } & {
   readonly [K in Exclude<SettingName, Defaulted>]?: ValueOf<Table[K]>;
+} & {
+  /** PROXY_URLS_<CC> settings, by lower-case country code (not in the table: their names vary). */
+  readonly PROXY_URLS_BY_COUNTRY: Readonly<Record<string, string>>;
 };
 export type RequiredFor<R extends Role, C = Config> = C & {
   readonly [K in SettingName as R extends NonNullable<(Table[K] & Setting)['requiredBy']>[number] ? K : never]-?: ValueOf<Table[K]>;
@@ -99,6 +103,13 @@ export function loadConfig<R extends Role>(role: R, options: { env?: Record<stri
   }
   // Only the API takes payments; other processes may share its environment.
   if (role === 'api') problems.push(...x402Problems(values), ...billingProblems(values, source));
+  // Proxy pools per country have names of their own (PROXY_URLS_DE, ...): README "Proxies".
+  values.PROXY_URLS_BY_COUNTRY = countryProxySettings(source);
+  try {
+    ProxyPools.fromSettings(values as ProxySettings, values.PROXY_URLS_BY_COUNTRY as Record<string, string>);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(values) as RequiredFor<R>;
 }

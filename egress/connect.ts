@@ -1,13 +1,18 @@
 /**
  * The single choke point for outbound TCP: resolve and check (resolve.ts), then connect to the
- * checked addresses only. The dispatcher and the browser proxy both open sockets through here.
+ * checked addresses only, directly or through an operator's proxy (./upstream.ts), which is asked
+ * for the checked address itself. The dispatcher and the browser proxy both open sockets here.
  */
 import { connect, type Socket } from 'node:net';
 import { resolveAndCheck, type EgressPolicy } from './resolve.js';
+import type { ProxyMember } from '../core/proxy-pools.js';
+import { tunnelThrough } from './upstream.js';
 
 export interface ConnectOptions extends EgressPolicy {
   /** Per address attempt, in milliseconds. Default 10,000. */
   connectTimeoutMs?: number;
+  /** Through this proxy (PROXY_URLS and the like) instead of directly. */
+  via?: ProxyMember;
 }
 
 export const defaultConnectTimeoutMs = 10_000;
@@ -22,7 +27,8 @@ export async function openCheckedSocket(hostname: string, port: number, options:
   let lastError: unknown;
   for (const { address } of addresses) {
     try {
-      return await connectTo(address, port, options.connectTimeoutMs ?? defaultConnectTimeoutMs);
+      const timeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
+      return await (options.via ? tunnelThrough(options.via, address, port, timeoutMs) : connectTo(address, port, timeoutMs));
     } catch (err) {
       lastError = err;
     }

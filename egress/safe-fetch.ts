@@ -6,6 +6,7 @@
 import { fetch, Headers, type RequestInit, type Response } from 'undici';
 import { checkUrlSyntax, classifyAddress, UnsafeUrlError, type AddressClassifier, type SafetyOptions } from '../core/url-safety.js';
 import { createSafeDispatcher, type SafeAgent } from './dispatcher.js';
+import type { ProxyMember } from '../core/proxy-pools.js';
 import { systemLookup, type EgressPolicy, type LookupFn } from './resolve.js';
 
 /** The policy fields (`egressPolicyFrom(config)`, spread in), plus how to fetch. */
@@ -21,6 +22,8 @@ export interface SafeFetchOptions extends EgressPolicy {
   dispatcher?: SafeAgent;
   /** Accept invalid TLS certificates (a scrape's skipTlsVerification); ignored when `dispatcher` is given. */
   insecureTls?: boolean;
+  /** Through this operator proxy (./upstream.ts); ignored when `dispatcher` is given. */
+  via?: ProxyMember;
 }
 
 export interface RedirectHop {
@@ -56,7 +59,7 @@ export class TooManyRedirectsError extends Error {
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-// Shared dispatchers by classifier, resolver, allowPrivate and insecureTls (the defaults stand for "not set").
+// Shared dispatchers by classifier, resolver, allowPrivate, insecureTls and proxy (the defaults stand for "not set").
 // Weak keys: a policy's dispatcher lives as long as its functions do.
 const shared = new WeakMap<AddressClassifier, WeakMap<LookupFn, Map<string, SafeAgent>>>();
 
@@ -78,9 +81,9 @@ function dispatcherFor(options: SafeFetchOptions): SafeAgent {
   if (!byLookup) shared.set(classify, (byLookup = new WeakMap()));
   let byFlag = byLookup.get(lookup);
   if (!byFlag) byLookup.set(lookup, (byFlag = new Map()));
-  const flags = `${options.allowPrivate}:${Boolean(options.insecureTls)}`;
+  const flags = `${options.allowPrivate}:${Boolean(options.insecureTls)}:${options.via?.url.href ?? ''}`;
   let agent = byFlag.get(flags);
-  if (!agent) byFlag.set(flags, (agent = createSafeDispatcher({ allowPrivate: options.allowPrivate, classify: options.classify, lookup: options.lookup, insecureTls: options.insecureTls })));
+  if (!agent) byFlag.set(flags, (agent = createSafeDispatcher({ allowPrivate: options.allowPrivate, classify: options.classify, lookup: options.lookup, insecureTls: options.insecureTls, via: options.via })));
   return agent;
 }
 

@@ -11,11 +11,14 @@
 import { EngineError, type Engine, type EngineRequest, type EngineResult } from './types.js';
 import { timeoutSignal } from '../../core/timeout-signal.js';
 import { looksScriptRendered } from './script-rendered.js';
+import type { ProxyPools } from '../../core/proxy-pools.js';
 
 export interface EngineSet {
   fetch: Engine;
   /** In order of preference: remote (when configured), then local_browser. */
   browsers: Engine[];
+  /** The operator's proxies (README "Proxies"); empty pools: every request goes out directly. */
+  proxies: ProxyPools;
 }
 
 export class AllEnginesFailedError extends Error {

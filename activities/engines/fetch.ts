@@ -37,7 +37,7 @@ export function fetchEngine(options: { policy: EgressPolicy; userAgent: string; 
     async fetch(req: EngineRequest): Promise<EngineResult> {
       const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: ACCEPT, ...lowerKeys(req.headers) };
       try {
-        const { response, url } = await safeFetch(req.url, { headers, signal: req.signal }, { ...options.policy, dispatcher: options.dispatcher, insecureTls: req.insecureTls });
+        const { response, url } = await safeFetch(req.url, { headers, signal: req.signal }, { ...options.policy, dispatcher: req.proxy ? undefined : options.dispatcher, insecureTls: req.insecureTls, via: req.proxy });
         const body = await readCapped(response.body as ReadableStream<Uint8Array> | null, MAX_BODY_BYTES);
         const retryAfter = response.headers.get('retry-after') ?? undefined;
         return { engine: 'fetch', body, contentType: response.headers.get('content-type') ?? undefined, statusCode: response.status, finalUrl: url, ...(retryAfter ? { retryAfter } : {}) };

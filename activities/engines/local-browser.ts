@@ -17,7 +17,7 @@ export function localBrowserEngine(pool: BrowserPool): Engine {
           screenshot: req.screenshot,
           mobile: req.mobile,
           actions: req.actions,
-        });
+        }, req.proxy);
         const { html, ...rest } = result;
         return { engine: 'local_browser', body: html, ...rest };
       } catch (err) {

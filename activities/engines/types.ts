@@ -1,5 +1,6 @@
 /** What every engine takes and gives back; the chain in ./chain.ts picks and falls back between them. */
 import type { Action, ActionResults } from '../../core/schemas/actions.js';
+import type { ProxyMember } from '../../core/proxy-pools.js';
 
 export type EngineName = 'fetch' | 'local_browser' | 'remote';
 
@@ -13,6 +14,8 @@ export interface EngineRequest {
   mobile?: boolean;
   /** Browser actions before the capture (browser engines only). */
   actions?: Action[];
+  /** Through this operator proxy (README "Proxies"); absent: directly. */
+  proxy?: ProxyMember;
   /** Accept invalid TLS certificates (fetch engine). */
   insecureTls?: boolean;
   /** Aborts when the caller's budget is spent or the activity is cancelled. */

@@ -14,7 +14,8 @@ import { UnsafeUrlError } from '../../core/url-safety.js';
 import type { ConvertPage } from '../../core/html/types.js';
 import type { StoredPage } from '../documents.js';
 import { AllEnginesFailedError, isThrottle, runEngines, type EngineSet } from '../engines/chain.js';
-import { EngineError, type EngineResult } from '../engines/types.js';
+import { EngineError, type EngineRequest, type EngineResult } from '../engines/types.js';
+import type { ProxyMember } from '../../core/proxy-pools.js';
 import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
@@ -80,6 +81,13 @@ function conversionFailure(err: unknown): Error {
   return err as Error;
 }
 
+/** Sites turning a client away: 401, 403, 429, or a bot challenge page (Cloudflare's and the like). */
+function looksBlocked(result: EngineResult): boolean {
+  if ([401, 403, 429].includes(result.statusCode)) return true;
+  const head = typeof result.body === 'string' ? result.body.slice(0, 20_000) : Buffer.from(result.body.subarray(0, 20_000)).toString('latin1');
+  return /cf-chl-|challenge-platform|<title>\s*(Just a moment|Attention Required)/i.test(head);
+}
+
 /** The caller's headers, plus Accept-Language from `location.languages` unless the caller set one. */
 function requestHeaders(options: PageOptions): Record<string, string> {
   const headers = { ...options.headers };
@@ -101,22 +109,36 @@ export function createPagePipeline(deps: PipelineDeps) {
     const extraction = options.extract ?? options.jsonOptions;
     const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
 
-    let fetched: EngineResult;
-    try {
-      fetched = await runEngines(deps.engines, {
-        url: job.url,
-        headers: requestHeaders(options),
-        waitFor: options.waitFor,
-        screenshot,
-        mobile: options.mobile,
-        actions: options.actions,
-        insecureTls: options.skipTlsVerification,
-        signal,
-        deadline: job.deadline,
-        stopOnThrottle: job.crawl,
-      });
-    } catch (err) {
-      throw engineFailure(err, job, budget);
+    const engineRequest: Omit<EngineRequest, 'proxy'> = {
+      url: job.url,
+      headers: requestHeaders(options),
+      waitFor: options.waitFor,
+      screenshot,
+      mobile: options.mobile,
+      actions: options.actions,
+      insecureTls: options.skipTlsVerification,
+      signal,
+      deadline: job.deadline,
+      stopOnThrottle: job.crawl,
+    };
+    const { proxies } = deps.engines;
+    const through = async (proxy: ProxyMember | undefined): Promise<EngineResult> => {
+      try {
+        const result = await runEngines(deps.engines, { ...engineRequest, proxy });
+        if (proxy) proxies.report(proxy, true);
+        return result;
+      } catch (err) {
+        if (proxy && !(err instanceof EngineError && (err.kind === 'blocked' || err.kind === 'invalid' || err.kind === 'action'))) proxies.report(proxy, false);
+        throw engineFailure(err, job, budget);
+      }
+    };
+    // README "Proxies": basic (the country's pool when there is one), stealth, or auto: basic, then stealth after a block.
+    const country = options.location?.country;
+    let proxy = proxies.pick(options.proxy === 'stealth' || options.proxy === 'enhanced' ? 'stealth' : 'basic', country);
+    let fetched = await through(proxy);
+    if (options.proxy === 'auto' && proxy?.tier !== 'stealth' && looksBlocked(fetched) && proxies.pool('stealth').length && Date.now() < job.deadline - 250) {
+      proxy = proxies.pick('stealth');
+      fetched = await through(proxy);
     }
     if (job.crawl && isThrottle(fetched)) throw new ThrottledError(fetched.statusCode, parseRetryAfter(fetched.retryAfter));
 
@@ -139,6 +161,8 @@ export function createPagePipeline(deps: PipelineDeps) {
       statusCode: fetched.statusCode,
       contentType: fetched.contentType ?? page.metadata.contentType,
       engine: fetched.engine,
+      // proxyUsed is the tier, as the hosted API and its SDKs type it; proxyServer names the member (never its credentials).
+      ...(proxy ? { proxyUsed: proxy.tier, proxyServer: proxy.label } : {}),
       ...job.metadata,
     };
     let extract: unknown;

@@ -94,17 +94,20 @@ export const pageOptionsProperties = {
   location: {
     type: 'object',
     properties: {
-      country: { type: 'string', maxLength: 10, ...ignored('no proxies per country here.') },
+      country: { type: 'string', maxLength: 10, description: 'ISO 3166-1 country code: the request goes out through that country\'s proxy pool (PROXY_URLS_<CC>) when the operator has one, else through PROXY_URLS (README "Proxies").' },
       languages: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 35 }, description: 'Sent to the site as Accept-Language (unless `headers` sets one).' },
     },
     additionalProperties: false,
-    description: 'Where the page should be fetched from: `languages` becomes Accept-Language.',
+    description: 'Where the page should be fetched from: `country` chooses the proxy pool, `languages` becomes Accept-Language.',
   },
   mobile: { type: 'boolean', default: false, description: 'Render as a phone: a 390×844 viewport and a mobile user agent in the browser engines.' },
   skipTlsVerification: { type: 'boolean', default: false, description: 'Accept invalid TLS certificates (self-signed, expired) in the fetch engine. The URL safety policy still applies.' },
   removeBase64Images: { type: 'boolean', description: 'Accepted; base64 (data:) images are always left out of markdown here.' },
   blockAds: { type: 'boolean', ...ignored('no ad blocking.') },
-  proxy: { enum: ['basic', 'stealth', 'enhanced', 'auto'], ...ignored('no proxies.') },
+  proxy: {
+    enum: ['basic', 'stealth', 'enhanced', 'auto'],
+    description: 'Which operator proxies the page goes out through: `basic` (PROXY_URLS, or the country\'s), `stealth` / `enhanced` (STEALTH_PROXY_URLS; a 400 without them), `auto` (basic, then stealth after a 401, 403, 429 or challenge page). Without proxies configured, requests go out directly. `metadata.proxyUsed` says which tier was used.',
+  },
   maxAge: {
     type: 'integer',
     minimum: 0,
