@@ -20,6 +20,8 @@ export const renderRequestSchema = {
     mobile: { type: 'boolean' },
     /** Browser actions, run after load and `waitFor`, before the capture. */
     actions: actionsSchema,
+    /** Refuse advert and tracker requests (browser/adblock.ts). */
+    blockAds: { type: 'boolean' },
     /** The operator proxy to go out through, by its label (scheme://host:port) in the service's own PROXY_URLS / STEALTH_PROXY_URLS / PROXY_URLS_<CC>. */
     proxy: { type: 'string', maxLength: 300 },
   },
@@ -40,6 +42,8 @@ export interface RenderResponse {
   screenshot?: string;
   /** With `actions`: what they produced. */
   actions?: ActionResults;
+  /** With `blockAds`: how many advert and tracker requests were refused. */
+  adsBlocked?: number;
   error?: string;
   /** `unauthorized`, `draining`, `invalid_request`, or the render failure's kind (`renderFailureStatus`). */
   code?: string;

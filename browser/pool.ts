@@ -18,6 +18,8 @@ export interface PoolOptions {
   idleTimeoutMs: number;
   /** http://127.0.0.1:port of the egress proxy; required unless private addresses are allowed. */
   proxyUrl?: string;
+  /** Filter lists for `blockAds` (browser/adblock.ts); default the bundled EasyList and EasyPrivacy. */
+  filterLists?: string[];
   /** The egress proxy that goes out through an operator's proxy (a `route`: README "Proxies"). */
   routeProxyUrl?: (route: ProxyMember) => Promise<string>;
   viewport?: { width: number; height: number };
@@ -65,6 +67,10 @@ export class BrowserPool {
   private closedCount = 0;
 
   constructor(private readonly options: PoolOptions) {}
+
+  get filterLists(): string[] | undefined {
+    return this.options.filterLists;
+  }
 
   stats(): PoolStats {
     return {

@@ -5,6 +5,7 @@
 import { BLOCKED_HEADER, FAILED_HEADER } from '../egress/proxy.js';
 import type { ActionResults } from '../core/schemas/actions.js';
 import { runActions, pageContent } from './actions.js';
+import { blockAdsIn } from './adblock.js';
 import { RenderError, type RenderRequest } from './contract.js';
 import type { BrowserPool } from './pool.js';
 import type { ProxyMember } from '../core/proxy-pools.js';
@@ -17,6 +18,7 @@ export interface RenderResult {
   /** PNG bytes. */
   screenshot?: Buffer;
   actions?: ActionResults;
+  adsBlocked?: number;
 }
 
 /** What a phone looks like to a site: an iPhone-sized viewport and Chrome for Android's user agent form. */
@@ -34,6 +36,7 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest, via?
     const page = await context.newPage();
     try {
       page.on('request', (r) => track(r.url()));
+      const adsBlocked = request.blockAds ? await blockAdsIn(page, pool.filterLists) : undefined;
       const extraHeaders = { ...(request.mobile ? { 'user-agent': MOBILE_USER_AGENT } : {}), ...request.headers };
       if (Object.keys(extraHeaders).length) await page.setExtraHTTPHeaders(extraHeaders);
       if (request.mobile) await page.setViewportSize(MOBILE_VIEWPORT);
@@ -77,6 +80,7 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest, via?
         contentType: response.headers()['content-type'],
         ...(screenshot ? { screenshot } : {}),
         ...(actions ? { actions } : {}),
+        ...(adsBlocked ? { adsBlocked: adsBlocked() } : {}),
       };
     } finally {
       await page.close().catch(() => undefined);

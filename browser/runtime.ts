@@ -14,7 +14,7 @@ export interface BrowserRuntime {
   close(): Promise<void>;
 }
 
-type BrowserSettings = Pick<Config, 'ALLOW_PRIVATE_ADDRESSES' | 'EGRESS_ALLOW_CIDRS' | 'DNS_SERVERS' | 'CHROMIUM_PATH' | 'PLAYWRIGHT_MAX_CONTEXTS' | 'BROWSER_MAX_USES_PER_CONTEXT' | 'BROWSER_IDLE_TIMEOUT_MS'>;
+type BrowserSettings = Pick<Config, 'ALLOW_PRIVATE_ADDRESSES' | 'EGRESS_ALLOW_CIDRS' | 'DNS_SERVERS' | 'CHROMIUM_PATH' | 'PLAYWRIGHT_MAX_CONTEXTS' | 'BROWSER_MAX_USES_PER_CONTEXT' | 'BROWSER_IDLE_TIMEOUT_MS' | 'ADBLOCK_LISTS'>;
 
 export async function startBrowserRuntime(config: BrowserSettings): Promise<BrowserRuntime> {
   const policy = egressPolicyFrom(config);
@@ -33,6 +33,7 @@ export async function startBrowserRuntime(config: BrowserSettings): Promise<Brow
     idleTimeoutMs: config.BROWSER_IDLE_TIMEOUT_MS,
     proxyUrl: proxy.url,
     routeProxyUrl,
+    ...(config.ADBLOCK_LISTS ? { filterLists: config.ADBLOCK_LISTS.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
   });
   return {
     pool,

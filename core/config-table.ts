@@ -186,6 +186,10 @@ export const settings = {
     secret: true,
     doc: 'Proxies for `proxy: "stealth"` (and `auto` after a block), same form as PROXY_URLS (residential or unblocking proxies, typically).',
   },
+  ADBLOCK_LISTS: {
+    schema: { type: 'string', minLength: 1 },
+    doc: 'Filter lists (EasyList format) for `blockAds`, comma-separated file paths; default the bundled EasyList and EasyPrivacy (browser/filter-lists/README.md).',
+  },
   BROWSER_ENGINE_URL: { schema: httpUrl, doc: 'Browser service to render pages (`remote` engine); without it workers render in-process.' },
   BROWSER_ENGINE_TOKEN: {
     schema: { type: 'string', minLength: 16 },

@@ -17,6 +17,7 @@ export function localBrowserEngine(pool: BrowserPool): Engine {
           screenshot: req.screenshot,
           mobile: req.mobile,
           actions: req.actions,
+          blockAds: req.blockAds,
         }, req.proxy);
         const { html, ...rest } = result;
         return { engine: 'local_browser', body: html, ...rest };

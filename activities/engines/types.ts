@@ -16,6 +16,8 @@ export interface EngineRequest {
   actions?: Action[];
   /** Through this operator proxy (README "Proxies"); absent: directly. */
   proxy?: ProxyMember;
+  /** Browser engines: refuse advert and tracker requests. */
+  blockAds?: boolean;
   /** Accept invalid TLS certificates (fetch engine). */
   insecureTls?: boolean;
   /** Aborts when the caller's budget is spent or the activity is cancelled. */
@@ -35,6 +37,8 @@ export interface EngineResult {
   /** PNG bytes. */
   screenshot?: Buffer;
   actions?: ActionResults;
+  /** Browser engines with blockAds: advert and tracker requests refused. */
+  adsBlocked?: number;
   /** The Retry-After header, verbatim (fetch engine only). */
   retryAfter?: string;
 }

@@ -116,6 +116,8 @@ export function createPagePipeline(deps: PipelineDeps) {
       screenshot,
       mobile: options.mobile,
       actions: options.actions,
+      // As hosted: on unless turned off.
+      blockAds: options.blockAds ?? true,
       insecureTls: options.skipTlsVerification,
       signal,
       deadline: job.deadline,
@@ -163,6 +165,7 @@ export function createPagePipeline(deps: PipelineDeps) {
       engine: fetched.engine,
       // proxyUsed is the tier, as the hosted API and its SDKs type it; proxyServer names the member (never its credentials).
       ...(proxy ? { proxyUsed: proxy.tier, proxyServer: proxy.label } : {}),
+      ...(fetched.adsBlocked !== undefined ? { adsBlocked: fetched.adsBlocked } : {}),
       ...job.metadata,
     };
     let extract: unknown;

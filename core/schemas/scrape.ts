@@ -103,7 +103,7 @@ export const pageOptionsProperties = {
   mobile: { type: 'boolean', default: false, description: 'Render as a phone: a 390×844 viewport and a mobile user agent in the browser engines.' },
   skipTlsVerification: { type: 'boolean', default: false, description: 'Accept invalid TLS certificates (self-signed, expired) in the fetch engine. The URL safety policy still applies.' },
   removeBase64Images: { type: 'boolean', description: 'Accepted; base64 (data:) images are always left out of markdown here.' },
-  blockAds: { type: 'boolean', ...ignored('no ad blocking.') },
+  blockAds: { type: 'boolean', description: 'Refuse advert and tracker requests in the browser (EasyList and EasyPrivacy; default true, as hosted). `metadata.adsBlocked` counts them when a browser rendered the page.' },
   proxy: {
     enum: ['basic', 'stealth', 'enhanced', 'auto'],
     description: 'Which operator proxies the page goes out through: `basic` (PROXY_URLS, or the country\'s), `stealth` / `enhanced` (STEALTH_PROXY_URLS; a 400 without them), `auto` (basic, then stealth after a 401, 403, 429 or challenge page). Without proxies configured, requests go out directly. `metadata.proxyUsed` says which tier was used.',
