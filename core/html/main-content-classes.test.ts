@@ -130,6 +130,18 @@ b.push(1);</code></pre>
     expect(md).not.toContain('[crate](https://news.example/)[Buf]');
   });
 
+  it('drops what ends the article after its last prose: an emptied "more on this" heading, a lead-in, a lone link', async () => {
+    const md = await main(`${siteChrome}<div class="story-body">${story}
+      <h3>Conclusion</h3><div>${prose('summary', 2)}</div>
+      <h2>More on this topic</h2><ul class="teasers">${[1, 2, 3].map((i) => `<li><a href="/o/${i}">Other story ${i}</a></li>`).join('')}</ul>
+      <p><b>You may also like:</b></p><p><a href="/list">Back to the list</a></p></div>${siteFooter}`);
+    expect(md).toContain('### Conclusion');
+    expect(md).toContain('The summary report, published on day 2');
+    expect(md).not.toContain('More on this topic');
+    expect(md).not.toContain('You may also like');
+    expect(md).not.toContain('Back to the list');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');

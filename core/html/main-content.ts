@@ -13,7 +13,9 @@
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
  *    content, so nothing is cut.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
- *    lists, form fields, image strips, lone embeds) are removed; not on technical pages.
+ *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
+ *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links); not on technical
+ *    pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
@@ -320,6 +322,40 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
   return /^h[2-6]$/.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
 }
 
+/** Characters at most of a line at the end of the content that points away from it. */
+const TAIL_LINE = 100;
+
+/**
+ * What ends the content root after its last prose: headings left without their section ("More
+ * on this topic", whose teasers were furniture), lead-in lines ending in a colon and short lines
+ * that are all link ("Back to the list", "Pictures of the event"). Read backwards from the end,
+ * text by text, up to the first text that is not in such a line; a line is a block with no block
+ * inside it. Images are passed over.
+ */
+function collectTail(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  let done = false;
+  const isTail = (block: Element): boolean => {
+    const s = stats.get(block)!;
+    if (block === root || s.inline !== s.text || s.text > TAIL_LINE) return false;
+    return /^h[1-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
+  };
+  const visit = (node: Node): void => {
+    for (let child = node.lastChild; child && !done; child = child.previousSibling) {
+      if (child.nodeType === 1) visit(child);
+      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
+        let block = child.parentElement!;
+        while (block !== root && !stats.has(block)) block = block.parentElement!;
+        if (found.has(block)) continue;
+        if (isTail(block)) found.add(block);
+        else done = true;
+      }
+    }
+  };
+  visit(root);
+  return found;
+}
+
 /**
  * Applies onlyMainContent in place and returns the element whose content is the page's content:
  * the chosen root, or `body` itself. `kept` are the elements includeTags selected (the children of
@@ -337,6 +373,9 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   if (root === body || !removeIfNonEmpty(root, drop)) return body;
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome.
-  if (!isTechnical(stats.get(root)!)) removeIfNonEmpty(root, collectFurniture(root, stats));
+  if (!isTechnical(stats.get(root)!)) {
+    removeIfNonEmpty(root, collectFurniture(root, stats));
+    removeIfNonEmpty(root, collectTail(root, stats));
+  }
   return root;
 }
