@@ -142,6 +142,16 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Back to the list');
   });
 
+  it('drops the short lines before the title inside the article: kicker, categories, date line', async () => {
+    const md = await main(`${siteChrome}<article><div class="kicker">Press release</div>
+      <p><a href="/c/city">City</a>, <a href="/c/politics">Politics</a></p><p>12.11.2026 - City desk</p>
+      ${story}</article>${siteFooter}`);
+    expect(md.startsWith('# Council approves the river plan')).toBe(true);
+    expect(md).not.toContain('Press release');
+    expect(md).not.toContain('[City]');
+    expect(md).not.toContain('City desk');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');

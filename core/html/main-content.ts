@@ -14,8 +14,8 @@
  *    content, so nothing is cut.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
- *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links); not on technical
- *    pages.
+ *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links) and the short
+ *    lines before its h1 (`collectHead`: kickers, categories, dates); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
@@ -322,8 +322,15 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
   return /^h[2-6]$/.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
 }
 
-/** Characters at most of a line at the end of the content that points away from it. */
-const TAIL_LINE = 100;
+/** Characters at most of a line before the title or after the last prose that is not content. */
+const EDGE_LINE = 100;
+
+/** The block element whose inline text `text` is (the nearest ancestor with stats), or `root`. */
+function textBlock(text: Node, root: Element, stats: StatsMap): Element {
+  let block = text.parentElement!;
+  while (block !== root && !stats.has(block)) block = block.parentElement!;
+  return block;
+}
 
 /**
  * What ends the content root after its last prose: headings left without their section ("More
@@ -337,17 +344,43 @@ function collectTail(root: Element, stats: StatsMap): Set<Element> {
   let done = false;
   const isTail = (block: Element): boolean => {
     const s = stats.get(block)!;
-    if (block === root || s.inline !== s.text || s.text > TAIL_LINE) return false;
+    if (block === root || s.inline !== s.text || s.text > EDGE_LINE) return false;
     return /^h[1-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
   };
   const visit = (node: Node): void => {
     for (let child = node.lastChild; child && !done; child = child.previousSibling) {
       if (child.nodeType === 1) visit(child);
       else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
-        let block = child.parentElement!;
-        while (block !== root && !stats.has(block)) block = block.parentElement!;
+        const block = textBlock(child, root, stats);
         if (found.has(block)) continue;
         if (isTail(block)) found.add(block);
+        else done = true;
+      }
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/**
+ * What precedes the title in the content root: short lines before its first `<h1>` (kickers,
+ * category links, "Press release", dates, credits of the picture above), read from the start up
+ * to the h1 or to the first text that is not such a line. Lines as in `collectTail`.
+ */
+function collectHead(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  const title = findDescendant(root, (el) => el.localName === 'h1');
+  if (!title) return found;
+  let done = false;
+  const visit = (node: Node): void => {
+    for (let child = node.firstChild; child && !done; child = child.nextSibling) {
+      if (child === title) done = true;
+      else if (child.nodeType === 1) visit(child);
+      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
+        const block = textBlock(child, root, stats);
+        if (found.has(block)) continue;
+        const s = stats.get(block)!;
+        if (block !== root && s.inline === s.text && s.text <= EDGE_LINE) found.add(block);
         else done = true;
       }
     }
@@ -376,6 +409,7 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   if (!isTechnical(stats.get(root)!)) {
     removeIfNonEmpty(root, collectFurniture(root, stats));
     removeIfNonEmpty(root, collectTail(root, stats));
+    removeIfNonEmpty(root, collectHead(root, stats));
   }
   return root;
 }
