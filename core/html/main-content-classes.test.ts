@@ -152,6 +152,14 @@ b.push(1);</code></pre>
     expect(md).not.toContain('City desk');
   });
 
+  it('keeps a Drupal body field, whose class says its label is hidden', async () => {
+    const md = await main(`${siteChrome}<article><h1>Council approves the river plan</h1>
+      <div class="field field-name-body field-type-text-with-summary field-label-hidden">${prose('river')}${prose('budget')}</div>
+      <div class="field field--name-field-quote field--label-hidden">${prose('quote', 2)}</div></article>${siteFooter}`);
+    expect(md).toContain('The budget report, published on day 4');
+    expect(md).toContain('The quote report, published on day 2');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');
