@@ -160,6 +160,18 @@ b.push(1);</code></pre>
     expect(md).toContain('The quote report, published on day 2');
   });
 
+  it('reaches up to the article header five levels above the body, past a logo h1', async () => {
+    const body = `${prose('river')}${prose('budget')}${prose('flood')}${prose('bridge')}`;
+    const md = await main(`<div class="top"><h1 class="logo"><a href="/">News Example</a></h1></div>
+      <div class="page"><div class="head"><h1>Council approves the river plan</h1>
+        <p class="standfirst">After two years of talks, the city has a plan for its river.</p></div>
+      <div class="a"><div class="b"><div class="c"><div class="d"><div class="text">${body}</div></div></div></div></div></div>${siteFooter}`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('After two years of talks');
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('News Example');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');

@@ -165,8 +165,8 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
 }
 
 /** The content root and the siblings of it to drop, or body when there is no clear main block. */
-function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element> } {
-  const whole = { root: body, drop: new Set<Element>() };
+function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element>; core: Element } {
+  const whole = { root: body, drop: new Set<Element>(), core: body };
   const top = topCandidate(body, stats);
   if (!top) return whole;
   let root = top;
@@ -182,25 +182,29 @@ function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<
   }
   const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
   if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
-  return withTitle(body, root, drop, stats) ?? { root, drop };
+  return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
 }
 
 /** How far above the root the page's title may sit for the root to reach up to it. */
-const TITLE_LEVELS = 4;
+const TITLE_LEVELS = 6;
 /** What the title block may add, as a share of the root's text: a headline, a standfirst, a lead. */
 const TITLE_BLOCK_SHARE = 0.5;
 
 /**
- * The root widened up to the page's one `<h1>` when it sits just before the root: an article's
- * header (headline, standfirst, lead paragraph) is often a sibling branch of its body. What lies
- * between the title and the root is kept; what precedes the title or follows the root is dropped.
+ * The root widened up to the page's title when it sits just before the root: an article's header
+ * (headline, standfirst, lead paragraph) is often a sibling branch of its body. The title is the
+ * last `<h1>` before the root (a logo or site name in an h1 comes earlier), and none when the root
+ * holds an h1 of its own. What lies between the title and the root is kept; what precedes the
+ * title or follows the root is dropped.
  */
 function withTitle(body: Element, root: Element, drop: Set<Element>, stats: StatsMap): { root: Element; drop: Set<Element> } | undefined {
   // The stats hold every block element of the page in document order: no second walk for the h1s.
-  const titles: Element[] = [];
-  for (const el of stats.keys()) if (el.localName === 'h1' && titles.push(el) > 1) break;
-  const [title] = titles;
-  if (titles.length !== 1 || root.contains(title) || !(title.compareDocumentPosition(root) & 4 /* FOLLOWING */)) return undefined;
+  let title: Element | undefined;
+  for (const el of stats.keys()) {
+    if (el === root) break;
+    if (el.localName === 'h1') title = el;
+  }
+  if (!title || findDescendant(root, (el) => el.localName === 'h1')) return undefined;
   let top = root.parentElement;
   for (let level = 1; top && top !== body && !top.contains(title) && level < TITLE_LEVELS; level++) top = top.parentElement;
   if (!top || top === body || !top.contains(title)) return undefined;
@@ -294,10 +298,16 @@ function isReadAlso(el: Element, s: Stats): boolean {
   return label !== undefined && LINK_LABEL.test(label.trim());
 }
 
-/** Blocks under `root` that are furniture, outermost first. */
-function collectFurniture(root: Element, stats: StatsMap): Set<Element> {
+/**
+ * Blocks under `root` that are furniture, outermost first. `core` is the best candidate: neither
+ * it nor a block around it is furniture (a root widened up to the title holds the body's wrappers,
+ * `item-content__row--sidebar` around the text).
+ */
+function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<Element> {
   const found = new Set<Element>();
   walkElements(root, (el) => {
+    // The blocks around the best candidate hold the content itself, whatever their class says.
+    if (el.contains(core)) return true;
     const s = stats.get(el);
     if (s && el.localName === 'p' && isReadAlso(el, s)) {
       found.add(el);
@@ -402,12 +412,12 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   }
   removeIfNonEmpty(body, collectChrome(body, new Set([body])));
   const stats = measure(body);
-  const { root, drop } = chooseRoot(body, stats);
+  const { root, drop, core } = chooseRoot(body, stats);
   if (root === body || !removeIfNonEmpty(root, drop)) return body;
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
-    removeIfNonEmpty(root, collectFurniture(root, stats));
+    removeIfNonEmpty(root, collectFurniture(root, stats, core));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
   }
