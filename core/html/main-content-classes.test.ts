@@ -172,6 +172,16 @@ b.push(1);</code></pre>
     expect(md).not.toContain('News Example');
   });
 
+  it('keeps a forum post with smileys and drops a strip of thumbnails', async () => {
+    const smiley = (n: number) => `<img src="/smilies/s${n}.gif" alt="">`;
+    const md = await main(`${siteChrome}<div class="thread"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}
+      <div class="postbody">Finally some news ${smiley(1)} I have waited for this for years ${smiley(2)} and my neighbours too.<br>
+        Let us hope the council keeps its word this time ${smiley(3)}, the last plan was never built.</div>
+      <div class="thumbs"><a href="/g/1"><img src="/g1.jpg"></a><a href="/g/2"><img src="/g2.jpg"></a><a href="/g/3"><img src="/g3.jpg"></a><span>Gallery</span></div></div>${siteFooter}`);
+    expect(md).toContain('Finally some news');
+    expect(md).not.toContain('g2.jpg');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');

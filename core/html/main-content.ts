@@ -34,6 +34,8 @@ const ALTERNATIVE_SHARE = 0.75;
 const ALTERNATIVE_VOTES = 3;
 /** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
 const WIDEN_GAIN = 0.25;
+/** Characters per image under which a block of images is an image strip (a caption's worth). */
+const STRIP_TEXT = 25;
 /** Blocks under this many characters are judged by link density alone. */
 const SMALL_BLOCK = 150;
 /** Mean characters per link from which a link-dense block is a list of headlines. */
@@ -254,7 +256,10 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   if (weight + s.score < 0) return true;
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !ancestorWithTag(el, FIGURE, root)) return true;
+  // An image strip: images with little text each (a forum post or recipe step with smileys or
+  // step photos is prose).
+  const strip = s.images > 1 && s.paragraphs / s.images < 0.5 && s.text < STRIP_TEXT * s.images;
+  if (strip && tag !== 'figure' && !ancestorWithTag(el, FIGURE, root)) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < SMALL_BLOCK * 2) return true;
   if ((s.media === 1 && s.text < 75) || s.media > 1) return true;
   // Links: a small block that is mostly links (a byline, "read more", an ad label), or a list of
