@@ -34,6 +34,8 @@ const ALTERNATIVE_SHARE = 0.75;
 const ALTERNATIVE_VOTES = 3;
 /** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
 const WIDEN_GAIN = 0.25;
+/** Paragraph points (`Stats.mass`) from which class/id words alone do not make a block furniture. */
+const FURNITURE_PROSE = 5;
 /** Characters per image under which a block of images is an image strip (a caption's worth). */
 const STRIP_TEXT = 25;
 /** Blocks under this many characters are judged by link density alone. */
@@ -253,7 +255,8 @@ function isDataTable(el: Element): boolean {
 function isFurniture(el: Element, s: Stats, root: Element): boolean {
   const weight = classWeight(el);
   if (s.commas >= 10) return false;
-  if (weight + s.score < 0) return true;
+  // Class words alone do not make furniture of a block with prose of its own.
+  if (weight + s.score < 0 && s.mass < FURNITURE_PROSE) return true;
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
   // An image strip: images with little text each (a forum post or recipe step with smileys or
