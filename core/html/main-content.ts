@@ -11,7 +11,7 @@
  *    parent when siblings are content too (the other siblings are dropped).
  * 3. When that root does not hold most of the page's prose (listing, home and search pages, where
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
- *    content, so nothing is cut.
+ *    content, so nothing is cut but the lines that end it after its last prose (`collectTail`).
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
  *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links) and the short
@@ -351,8 +351,8 @@ function textBlock(text: Node, root: Element, stats: StatsMap): Element {
 }
 
 /**
- * What ends the content root after its last prose: headings left without their section ("More
- * on this topic", whose teasers were furniture), lead-in lines ending in a colon and short lines
+ * What ends the content root after its last prose: headings (not a title, h1) left without their
+ * section ("More on this topic", whose teasers were furniture), lead-in lines ending in a colon and short lines
  * that are all link ("Back to the list", "Pictures of the event"). Read backwards from the end,
  * text by text, up to the first text that is not in such a line; a line is a block with no block
  * inside it. Images are passed over.
@@ -363,7 +363,7 @@ function collectTail(root: Element, stats: StatsMap): Set<Element> {
   const isTail = (block: Element): boolean => {
     const s = stats.get(block)!;
     if (block === root || s.inline !== s.text || s.text > EDGE_LINE) return false;
-    return /^h[1-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
+    return /^h[2-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
   };
   const visit = (node: Node): void => {
     for (let child = node.lastChild; child && !done; child = child.previousSibling) {
@@ -421,7 +421,11 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   removeIfNonEmpty(body, collectChrome(body, new Set([body])));
   const stats = measure(body);
   const { root, drop, core } = chooseRoot(body, stats);
-  if (root === body || !removeIfNonEmpty(root, drop)) return body;
+  if (root === body || !removeIfNonEmpty(root, drop)) {
+    // No main block: only the lines that end the page after its last prose go.
+    removeIfNonEmpty(body, collectTail(body, stats));
+    return body;
+  }
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
