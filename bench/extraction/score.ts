@@ -93,15 +93,19 @@ export function snippetTotals(counts: readonly SnippetCounts[]): Totals {
  */
 export function markdownText(markdown: string): string {
   return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    // An escaped bracket (`\[1\]`) is text, not the start of a link or image.
+    .replace(/(?<!\\)!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
     .replace(/^```.*$/gm, '')
+    // Inline code: the backticks go, the code stays.
+    .replace(/(?<![\\`])(`+)([^\n]+?)(?<!`)\1(?!`)/g, (_, _ticks: string, code: string) => code.trim())
     .replace(/^\s{0,3}#{1,6}\s+/gm, '')
     .replace(/^\s*(?:[-*+]|\d+\.)\s+/gm, '')
     .replace(/^\s*>\s?/gm, '')
     .replace(/^\|?(?:\s*:?-{3,}:?\s*\|)+\s*$/gm, '')
     .replace(/\s*\|\s*/g, ' ')
     // Our converter writes emphasis with `*` and `**` only: `__` is text (`__m128i`).
-    .replace(/(\*\*|\*|~~)(?=\S)|(?<=\S)(\*\*|\*|~~)/g, '')
+    // An escaped star (`inter\* Personen`) is text.
+    .replace(/(?<!\\)(\*\*|\*|~~)(?=\S)|(?<=[^\s\\])(\*\*|\*|~~)/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
 }

@@ -50,8 +50,12 @@ const CONTENT_WORDS = new Set([
   'article', 'articlebody', 'articletext', 'body', 'content', 'entry', 'hentry', 'main', 'post', 'postbody', 'text', 'blog', 'story', 'storybody',
 ]);
 
-/** Class/id words that count against a content candidate without removing anything by themselves. */
-const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 'skyscraper', 'hidden', 'combx', 'widget', 'widgets']);
+/**
+ * Class/id words that count against a content candidate without removing anything by themselves.
+ * Not `hidden`: as a part of a class it names something else (Drupal's `field-label-hidden` on
+ * every body field) or hides only at some widths (`hidden-xs`); a whole `hidden` class is `isHidden`.
+ */
+const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 'skyscraper', 'combx', 'widget', 'widgets']);
 
 /**
  * Words that mark a side column only when they lead a class or id (`side`, `side-col`, `rail-right`):

@@ -130,6 +130,58 @@ b.push(1);</code></pre>
     expect(md).not.toContain('[crate](https://news.example/)[Buf]');
   });
 
+  it('drops what ends the article after its last prose: an emptied "more on this" heading, a lead-in, a lone link', async () => {
+    const md = await main(`${siteChrome}<div class="story-body">${story}
+      <h3>Conclusion</h3><div>${prose('summary', 2)}</div>
+      <h2>More on this topic</h2><ul class="teasers">${[1, 2, 3].map((i) => `<li><a href="/o/${i}">Other story ${i}</a></li>`).join('')}</ul>
+      <p><b>You may also like:</b></p><p><a href="/list">Back to the list</a></p></div>${siteFooter}`);
+    expect(md).toContain('### Conclusion');
+    expect(md).toContain('The summary report, published on day 2');
+    expect(md).not.toContain('More on this topic');
+    expect(md).not.toContain('You may also like');
+    expect(md).not.toContain('Back to the list');
+  });
+
+  it('drops the short lines before the title inside the article: kicker, categories, date line', async () => {
+    const md = await main(`${siteChrome}<article><div class="kicker">Press release</div>
+      <p><a href="/c/city">City</a>, <a href="/c/politics">Politics</a></p><p>12.11.2026 - City desk</p>
+      ${story}</article>${siteFooter}`);
+    expect(md.startsWith('# Council approves the river plan')).toBe(true);
+    expect(md).not.toContain('Press release');
+    expect(md).not.toContain('[City]');
+    expect(md).not.toContain('City desk');
+  });
+
+  it('keeps a Drupal body field, whose class says its label is hidden', async () => {
+    const md = await main(`${siteChrome}<article><h1>Council approves the river plan</h1>
+      <div class="field field-name-body field-type-text-with-summary field-label-hidden">${prose('river')}${prose('budget')}</div>
+      <div class="field field--name-field-quote field--label-hidden">${prose('quote', 2)}</div></article>${siteFooter}`);
+    expect(md).toContain('The budget report, published on day 4');
+    expect(md).toContain('The quote report, published on day 2');
+  });
+
+  it('reaches up to the article header five levels above the body, past a logo h1', async () => {
+    const body = `${prose('river')}${prose('budget')}${prose('flood')}${prose('bridge')}`;
+    const md = await main(`<div class="top"><h1 class="logo"><a href="/">News Example</a></h1></div>
+      <div class="page"><div class="head"><h1>Council approves the river plan</h1>
+        <p class="standfirst">After two years of talks, the city has a plan for its river.</p></div>
+      <div class="a"><div class="b"><div class="c"><div class="d"><div class="text">${body}</div></div></div></div></div></div>${siteFooter}`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('After two years of talks');
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('News Example');
+  });
+
+  it('keeps a forum post with smileys and drops a strip of thumbnails', async () => {
+    const smiley = (n: number) => `<img src="/smilies/s${n}.gif" alt="">`;
+    const md = await main(`${siteChrome}<div class="thread"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}
+      <div class="postbody">Finally some news ${smiley(1)} I have waited for this for years ${smiley(2)} and my neighbours too.<br>
+        Let us hope the council keeps its word this time ${smiley(3)}, the last plan was never built.</div>
+      <div class="thumbs"><a href="/g/1"><img src="/g1.jpg"></a><a href="/g/2"><img src="/g2.jpg"></a><a href="/g/3"><img src="/g3.jpg"></a><span>Gallery</span></div></div>${siteFooter}`);
+    expect(md).toContain('Finally some news');
+    expect(md).not.toContain('g2.jpg');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');

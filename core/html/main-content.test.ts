@@ -56,9 +56,9 @@ describe('onlyMainContent', () => {
 
   it('does not prune a wrapper whose class looks like chrome when it holds the content', async () => {
     const html = `<div class="layout has-sidebar menu-open"><nav>Menu</nav><div><h1>Heading</h1><p>Content</p></div></div>
-      <div class="page-header"><h1>Second h1 keeps this</h1></div><div class="post-header"><h2>So does an h2</h2></div>
+      <div class="page-header"><h1>Second h1 keeps this</h1></div><div class="post-header"><h2>So does an h2</h2><p>Posted today</p></div>
       <div class="site-footer"><h2>Company</h2><p>Links</p></div>`;
-    expect(await mainMarkdown(html)).toBe('# Heading\n\nContent\n\n# Second h1 keeps this\n\n## So does an h2');
+    expect(await mainMarkdown(html)).toBe('# Heading\n\nContent\n\n# Second h1 keeps this\n\n## So does an h2\n\nPosted today');
   });
 
   it('never empties the page: falls back to the unpruned body when pruning leaves nothing', async () => {

@@ -11,9 +11,11 @@
  *    parent when siblings are content too (the other siblings are dropped).
  * 3. When that root does not hold most of the page's prose (listing, home and search pages, where
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
- *    content, so nothing is cut.
+ *    content, so nothing is cut but the lines that end it after its last prose (`collectTail`).
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
- *    lists, form fields, image strips, lone embeds) are removed; not on technical pages.
+ *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
+ *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links) and the short
+ *    lines before its h1 (`collectHead`: kickers, categories, dates); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
@@ -32,6 +34,10 @@ const ALTERNATIVE_SHARE = 0.75;
 const ALTERNATIVE_VOTES = 3;
 /** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
 const WIDEN_GAIN = 0.25;
+/** Paragraph points (`Stats.mass`) from which class/id words alone do not make a block furniture. */
+const FURNITURE_PROSE = 5;
+/** Characters per image under which a block of images is an image strip (a caption's worth). */
+const STRIP_TEXT = 25;
 /** Blocks under this many characters are judged by link density alone. */
 const SMALL_BLOCK = 150;
 /** Mean characters per link from which a link-dense block is a list of headlines. */
@@ -163,8 +169,8 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
 }
 
 /** The content root and the siblings of it to drop, or body when there is no clear main block. */
-function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element> } {
-  const whole = { root: body, drop: new Set<Element>() };
+function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element>; core: Element } {
+  const whole = { root: body, drop: new Set<Element>(), core: body };
   const top = topCandidate(body, stats);
   if (!top) return whole;
   let root = top;
@@ -180,25 +186,29 @@ function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<
   }
   const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
   if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
-  return withTitle(body, root, drop, stats) ?? { root, drop };
+  return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
 }
 
 /** How far above the root the page's title may sit for the root to reach up to it. */
-const TITLE_LEVELS = 4;
+const TITLE_LEVELS = 6;
 /** What the title block may add, as a share of the root's text: a headline, a standfirst, a lead. */
 const TITLE_BLOCK_SHARE = 0.5;
 
 /**
- * The root widened up to the page's one `<h1>` when it sits just before the root: an article's
- * header (headline, standfirst, lead paragraph) is often a sibling branch of its body. What lies
- * between the title and the root is kept; what precedes the title or follows the root is dropped.
+ * The root widened up to the page's title when it sits just before the root: an article's header
+ * (headline, standfirst, lead paragraph) is often a sibling branch of its body. The title is the
+ * last `<h1>` before the root (a logo or site name in an h1 comes earlier), and none when the root
+ * holds an h1 of its own. What lies between the title and the root is kept; what precedes the
+ * title or follows the root is dropped.
  */
 function withTitle(body: Element, root: Element, drop: Set<Element>, stats: StatsMap): { root: Element; drop: Set<Element> } | undefined {
   // The stats hold every block element of the page in document order: no second walk for the h1s.
-  const titles: Element[] = [];
-  for (const el of stats.keys()) if (el.localName === 'h1' && titles.push(el) > 1) break;
-  const [title] = titles;
-  if (titles.length !== 1 || root.contains(title) || !(title.compareDocumentPosition(root) & 4 /* FOLLOWING */)) return undefined;
+  let title: Element | undefined;
+  for (const el of stats.keys()) {
+    if (el === root) break;
+    if (el.localName === 'h1') title = el;
+  }
+  if (!title || findDescendant(root, (el) => el.localName === 'h1')) return undefined;
   let top = root.parentElement;
   for (let level = 1; top && top !== body && !top.contains(title) && level < TITLE_LEVELS; level++) top = top.parentElement;
   if (!top || top === body || !top.contains(title)) return undefined;
@@ -245,10 +255,14 @@ function isDataTable(el: Element): boolean {
 function isFurniture(el: Element, s: Stats, root: Element): boolean {
   const weight = classWeight(el);
   if (s.commas >= 10) return false;
-  if (weight + s.score < 0) return true;
+  // Class words alone do not make furniture of a block with prose of its own.
+  if (weight + s.score < 0 && s.mass < FURNITURE_PROSE) return true;
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && tag !== 'figure' && !ancestorWithTag(el, FIGURE, root)) return true;
+  // An image strip: images with little text each (a forum post or recipe step with smileys or
+  // step photos is prose).
+  const strip = s.images > 1 && s.paragraphs / s.images < 0.5 && s.text < STRIP_TEXT * s.images;
+  if (strip && tag !== 'figure' && !ancestorWithTag(el, FIGURE, root)) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < SMALL_BLOCK * 2) return true;
   if ((s.media === 1 && s.text < 75) || s.media > 1) return true;
   // Links: a small block that is mostly links (a byline, "read more", an ad label), or a list of
@@ -292,10 +306,16 @@ function isReadAlso(el: Element, s: Stats): boolean {
   return label !== undefined && LINK_LABEL.test(label.trim());
 }
 
-/** Blocks under `root` that are furniture, outermost first. */
-function collectFurniture(root: Element, stats: StatsMap): Set<Element> {
+/**
+ * Blocks under `root` that are furniture, outermost first. `core` is the best candidate: neither
+ * it nor a block around it is furniture (a root widened up to the title holds the body's wrappers,
+ * `item-content__row--sidebar` around the text).
+ */
+function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<Element> {
   const found = new Set<Element>();
   walkElements(root, (el) => {
+    // The blocks around the best candidate hold the content itself, whatever their class says.
+    if (el.contains(core)) return true;
     const s = stats.get(el);
     if (s && el.localName === 'p' && isReadAlso(el, s)) {
       found.add(el);
@@ -320,6 +340,73 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
   return /^h[2-6]$/.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
 }
 
+/** Characters at most of a line before the title or after the last prose that is not content. */
+const EDGE_LINE = 100;
+
+/** The block element whose inline text `text` is (the nearest ancestor with stats), or `root`. */
+function textBlock(text: Node, root: Element, stats: StatsMap): Element {
+  let block = text.parentElement!;
+  while (block !== root && !stats.has(block)) block = block.parentElement!;
+  return block;
+}
+
+/**
+ * What ends the content root after its last prose: headings (not a title, h1) left without their
+ * section ("More on this topic", whose teasers were furniture), lead-in lines ending in a colon and short lines
+ * that are all link ("Back to the list", "Pictures of the event"). Read backwards from the end,
+ * text by text, up to the first text that is not in such a line; a line is a block with no block
+ * inside it. Images are passed over.
+ */
+function collectTail(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  let done = false;
+  const isTail = (block: Element): boolean => {
+    const s = stats.get(block)!;
+    if (block === root || s.inline !== s.text || s.text > EDGE_LINE) return false;
+    return /^h[2-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
+  };
+  const visit = (node: Node): void => {
+    for (let child = node.lastChild; child && !done; child = child.previousSibling) {
+      if (child.nodeType === 1) visit(child);
+      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
+        const block = textBlock(child, root, stats);
+        if (found.has(block)) continue;
+        if (isTail(block)) found.add(block);
+        else done = true;
+      }
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/**
+ * What precedes the title in the content root: short lines before its first `<h1>` (kickers,
+ * category links, "Press release", dates, credits of the picture above), read from the start up
+ * to the h1 or to the first text that is not such a line. Lines as in `collectTail`.
+ */
+function collectHead(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  const title = findDescendant(root, (el) => el.localName === 'h1');
+  if (!title) return found;
+  let done = false;
+  const visit = (node: Node): void => {
+    for (let child = node.firstChild; child && !done; child = child.nextSibling) {
+      if (child === title) done = true;
+      else if (child.nodeType === 1) visit(child);
+      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
+        const block = textBlock(child, root, stats);
+        if (found.has(block)) continue;
+        const s = stats.get(block)!;
+        if (block !== root && s.inline === s.text && s.text <= EDGE_LINE) found.add(block);
+        else done = true;
+      }
+    }
+  };
+  visit(root);
+  return found;
+}
+
 /**
  * Applies onlyMainContent in place and returns the element whose content is the page's content:
  * the chosen root, or `body` itself. `kept` are the elements includeTags selected (the children of
@@ -333,10 +420,18 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   }
   removeIfNonEmpty(body, collectChrome(body, new Set([body])));
   const stats = measure(body);
-  const { root, drop } = chooseRoot(body, stats);
-  if (root === body || !removeIfNonEmpty(root, drop)) return body;
+  const { root, drop, core } = chooseRoot(body, stats);
+  if (root === body || !removeIfNonEmpty(root, drop)) {
+    // No main block: only the lines that end the page after its last prose go.
+    removeIfNonEmpty(body, collectTail(body, stats));
+    return body;
+  }
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome.
-  if (!isTechnical(stats.get(root)!)) removeIfNonEmpty(root, collectFurniture(root, stats));
+  if (!isTechnical(stats.get(root)!)) {
+    removeIfNonEmpty(root, collectFurniture(root, stats, core));
+    removeIfNonEmpty(root, collectTail(root, stats));
+    removeIfNonEmpty(root, collectHead(root, stats));
+  }
   return root;
 }

@@ -25,9 +25,27 @@ export function isDataTable(table: Element): boolean {
 
 const TABLE = new Set(['table']);
 
-/** True when the nearest table around `node` is a data table. */
+/**
+ * The element being converted. A table around it is not written (only its content is), so cells
+ * whose table lies outside it are plain blocks: a main content root can be one cell or row of a
+ * table, and as a data cell it would write nothing.
+ */
+let scope: Element | undefined;
+
+/** Runs `convert` with tables looked for only up to `root` (see `scope`). */
+export function withTableScope<T>(root: Element, convert: () => T): T {
+  const outer = scope;
+  scope = root;
+  try {
+    return convert();
+  } finally {
+    scope = outer;
+  }
+}
+
+/** True when the nearest table around `node`, inside the element being converted, is a data table. */
 export function inDataTable(node: Element): boolean {
-  const table = ancestorWithTag(node, TABLE);
+  const table = ancestorWithTag(node, TABLE, scope?.parentElement ?? undefined);
   return table != null && isDataTable(table);
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from './dom.js';
 import { processPage } from './index.js';
+import { toMarkdown } from './markdown.js';
 
 const url = 'https://example.com/docs/page.html';
 
@@ -32,6 +34,13 @@ describe('markdown: tables', () => {
   it('pads short rows and expands colspan', async () => {
     const html = '<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td colspan="2">wide</td><td>c</td></tr><tr><td>x</td></tr></table>';
     expect(await markdownOf(html)).toBe('| A | B | C |\n| --- | --- | --- |\n| wide |  | c |\n| x |  |  |');
+  });
+
+  it('writes a row or cell converted on its own (a main content root) as plain blocks', () => {
+    const doc = parseHtml('<table><tr><td><p>First paragraph.</p><p>Second one.</p></td><td>side</td></tr></table>');
+    const row = doc.querySelector('tr')!;
+    expect(toMarkdown(doc.querySelector('td')!)).toBe('First paragraph.\n\nSecond one.');
+    expect(toMarkdown(row)).toContain('First paragraph.');
   });
 
   it('keeps the caption above the table', async () => {

@@ -15,6 +15,7 @@
  */
 import { findDescendant } from './dom.js';
 import { escapeText, replacement } from './markdown-rules.js';
+import { withTableScope } from './markdown-tables.js';
 import { asciiPrefixLength, asciiSuffixLength, BLOCK, collapseWhitespace, ELEMENT_NODE, isSpace, readText, TEXT_NODE, VOID, type PageText } from './markdown-text.js';
 
 /** Elements that are written even when they hold no text. */
@@ -154,7 +155,7 @@ export function tidyMarkdown(markdown: string): string {
  */
 export function toMarkdown(root: Element): string {
   collapseWhitespace(root);
-  const converted = new Converter(readText(root)).children(root, false);
+  const converted = withTableScope(root, () => new Converter(readText(root)).children(root, false));
   // Newlines and tabs off the start, whitespace off the end; a loop, since a regular expression
   // anchored at the end retries from every whitespace run in the text.
   let start = 0;
