@@ -16,6 +16,10 @@ export const renderRequestSchema = {
     /** Whole render budget, ms. */
     timeout: { type: 'integer', minimum: 1000, maximum: 90000 },
     screenshot: { enum: ['viewport', 'fullPage'] },
+    /** JPEG quality of the screenshot (PNG without it). */
+    screenshotQuality: { type: 'integer', minimum: 1, maximum: 100 },
+    /** The window size to render at (default 1280×800; 390×844 with `mobile`). */
+    viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } }, required: ['width', 'height'], additionalProperties: false },
     /** Render as a phone: a 390×844 viewport and a mobile user agent. */
     mobile: { type: 'boolean' },
     /** Browser actions, run after load and `waitFor`, before the capture. */
@@ -38,7 +42,7 @@ export interface RenderResponse {
   finalUrl?: string;
   statusCode?: number;
   contentType?: string;
-  /** Base64 PNG. */
+  /** Base64 PNG (JPEG with screenshotQuality). */
   screenshot?: string;
   /** With `actions`: what they produced. */
   actions?: ActionResults;

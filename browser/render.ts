@@ -39,7 +39,7 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest, via?
       const adsBlocked = request.blockAds ? await blockAdsIn(page, pool.filterLists) : undefined;
       const extraHeaders = { ...(request.mobile ? { 'user-agent': MOBILE_USER_AGENT } : {}), ...request.headers };
       if (Object.keys(extraHeaders).length) await page.setExtraHTTPHeaders(extraHeaders);
-      if (request.mobile) await page.setViewportSize(MOBILE_VIEWPORT);
+      if (request.viewport ?? request.mobile) await page.setViewportSize(request.viewport ?? MOBILE_VIEWPORT);
       let response;
       try {
         response = await page.goto(request.url, { waitUntil: 'load', timeout: remaining() });
@@ -71,7 +71,7 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest, via?
       }
       const html = await pageContent(page);
       const screenshot = request.screenshot
-        ? await page.screenshot({ type: 'png', fullPage: request.screenshot === 'fullPage', timeout: remaining() })
+        ? await page.screenshot({ fullPage: request.screenshot === 'fullPage', timeout: remaining(), ...(request.screenshotQuality ? { type: 'jpeg', quality: request.screenshotQuality } : { type: 'png' }) })
         : undefined;
       return {
         html,

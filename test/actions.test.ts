@@ -4,6 +4,7 @@ import { MAX_SCRIPT_RETURN_BYTES } from '../core/schemas/actions.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { startActionsSite } from './fixtures/actions-site.js';
 import { crawlToEnd } from './helpers/crawl.js';
+import { imageSize } from './helpers/images.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
@@ -28,19 +29,6 @@ type Doc = { markdown: string; actions?: ActionResults; metadata: Record<string,
 const scrape = (url: string, actions: unknown[], more: Record<string, unknown> = {}) => stack.post('/v1/scrape', { url: `${site.url}${url}`, actions, ...more });
 const doc = (r: { body: Record<string, unknown> }) => r.body.data as Doc;
 const none: ActionResults = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
-
-/** Width and height of a PNG (IHDR) or a baseline/progressive JPEG (SOF0/SOF2). */
-function imageSize(base64: string): { kind: string; width: number; height: number } {
-  const b = Buffer.from(base64, 'base64');
-  if (b.subarray(1, 4).toString() === 'PNG') return { kind: 'png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-  if (b[0] !== 0xff || b[1] !== 0xd8) throw new Error('neither PNG nor JPEG');
-  for (let i = 2; i < b.length; ) {
-    const marker = b[i + 1]!;
-    if (marker === 0xc0 || marker === 0xc2) return { kind: 'jpeg', height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
-    i += 2 + b.readUInt16BE(i + 2);
-  }
-  throw new Error('JPEG without a frame header');
-}
 
 describe('pages only actions can read', () => {
   it('behind a button: click "Load more", wait for the new items; the document is the page after the last action', async () => {

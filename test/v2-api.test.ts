@@ -3,6 +3,7 @@
  * fields refused by name, the bodies the Python SDK sends with its defaults, map's v2 defaults,
  * status paging with `skip`, and one rate limit shared by a v1 route and its v2 twin.
  */
+import { imageSize } from './helpers/images.js';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,16 @@ describe('POST /v2/scrape', () => {
     ]);
     const images = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: ['markdown', 'images'] });
     expect(images.body.details).toEqual([{ field: 'formats[1]', message: 'the "images" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' }]);
+  });
+
+  it('takes a screenshot format object with quality (a JPEG) and viewport (the window size)', async () => {
+    const res = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: [{ type: 'screenshot', quality: 40, viewport: { width: 600, height: 400 } }] });
+    expect(res.status).toBe(200);
+    expect(imageSize((res.body.data as { screenshot: string }).screenshot)).toEqual({ kind: 'jpeg', width: 600, height: 400 });
+    const v1 = await stack.post('/v1/scrape', { url: `${site.url}/`, formats: ['screenshot'], screenshotOptions: { viewport: { width: 700, height: 500 } } });
+    expect(imageSize((v1.body.data as { screenshot: string }).screenshot)).toEqual({ kind: 'png', width: 700, height: 500 });
+    const alone = await stack.post('/v1/scrape', { url: `${site.url}/`, screenshotOptions: { quality: 50 } });
+    expect([alone.status, alone.body.details]).toEqual([400, [{ field: 'screenshotOptions', message: 'needs a screenshot format (screenshot or screenshot@fullPage)' }]]);
   });
 
   it('runs browser actions and answers their results in data.actions', async () => {

@@ -15,6 +15,8 @@ export function localBrowserEngine(pool: BrowserPool): Engine {
           waitFor: req.waitFor,
           timeout: Math.max(1, req.deadline - Date.now()),
           screenshot: req.screenshot,
+          screenshotQuality: req.screenshotQuality,
+          viewport: req.viewport,
           mobile: req.mobile,
           actions: req.actions,
           blockAds: req.blockAds,

@@ -17,7 +17,7 @@ export function remoteEngine(options: { baseUrl: string; token?: string }): Engi
           method: 'POST',
           signal: req.signal,
           headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-          body: JSON.stringify({ url: req.url, headers: req.headers, waitFor: req.waitFor || undefined, timeout: Math.min(timeout, 90000), screenshot: req.screenshot, mobile: req.mobile || undefined, actions: req.actions?.length ? req.actions : undefined, proxy: req.proxy?.label, blockAds: req.blockAds || undefined } satisfies RenderRequest),
+          body: JSON.stringify({ url: req.url, headers: req.headers, waitFor: req.waitFor || undefined, timeout: Math.min(timeout, 90000), screenshot: req.screenshot, screenshotQuality: req.screenshotQuality, viewport: req.viewport, mobile: req.mobile || undefined, actions: req.actions?.length ? req.actions : undefined, proxy: req.proxy?.label, blockAds: req.blockAds || undefined } satisfies RenderRequest),
         });
       } catch (err) {
         if (req.signal.aborted) throw new EngineError('remote', 'timeout', 'Timed out waiting for the browser service');

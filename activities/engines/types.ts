@@ -10,6 +10,9 @@ export interface EngineRequest {
   /** Extra wait after load (browser engines only), ms. */
   waitFor: number;
   screenshot?: 'viewport' | 'fullPage';
+  /** JPEG quality of the screenshot (PNG without it), and the window size (browser engines). */
+  screenshotQuality?: number;
+  viewport?: { width: number; height: number };
   /** Render as a phone (browser engines: viewport and user agent). */
   mobile?: boolean;
   /** Browser actions before the capture (browser engines only). */

@@ -114,6 +114,8 @@ export function createPagePipeline(deps: PipelineDeps) {
       headers: requestHeaders(options),
       waitFor: options.waitFor,
       screenshot,
+      screenshotQuality: options.screenshotOptions?.quality,
+      viewport: options.screenshotOptions?.viewport,
       mobile: options.mobile,
       actions: options.actions,
       // As hosted: on unless turned off.

@@ -8,7 +8,7 @@ export const documentSchema = {
     html: { type: 'string' },
     rawHtml: { type: 'string' },
     links: { type: 'array', items: { type: 'string' } },
-    screenshot: { type: 'string', description: 'Base64-encoded PNG.' },
+    screenshot: { type: 'string', description: 'Base64-encoded PNG (a JPEG with screenshotOptions.quality).' },
     actions: actionResultsSchema,
     extract: { description: 'Extraction result (an object matching `extract.schema`).' },
     json: { description: 'Extraction result with the `json` format (an object matching `jsonOptions.schema`).' },

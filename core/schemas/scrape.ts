@@ -77,6 +77,21 @@ export const pageOptionsProperties = {
     default: ['markdown'],
     description: 'Which representations to return. `screenshot` and `screenshot@fullPage` are base64 PNGs; choose at most one of them.',
   },
+  screenshotOptions: {
+    type: 'object',
+    properties: {
+      quality: { type: 'integer', minimum: 1, maximum: 100, description: 'A JPEG of this quality instead of a PNG.' },
+      viewport: {
+        type: 'object',
+        properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } },
+        required: ['width', 'height'],
+        additionalProperties: false,
+        description: 'The window size the page is rendered and shot at (default 1280×800; 390×844 with `mobile`).',
+      },
+    },
+    additionalProperties: false,
+    description: 'With a screenshot format: JPEG quality and window size (v2: the screenshot format object\'s `quality` and `viewport`).',
+  },
   headers: {
     type: 'object',
     maxProperties: 50,
@@ -166,10 +181,13 @@ export interface ErrorDetailLike {
 }
 
 /** Rules JSON Schema can't say: combinations that cannot succeed. */
-export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions' | 'actions'>, timeout?: number): ErrorDetailLike[] {
+export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions' | 'actions' | 'screenshotOptions'>, timeout?: number): ErrorDetailLike[] {
   const problems: ErrorDetailLike[] = actionProblems(options.actions, options.waitFor);
   if (options.formats.includes('screenshot') && options.formats.includes('screenshot@fullPage')) {
     problems.push({ field: 'formats', message: 'choose one of screenshot, screenshot@fullPage' });
+  }
+  if (options.screenshotOptions && !options.formats.some((f) => f.startsWith('screenshot'))) {
+    problems.push({ field: 'screenshotOptions', message: 'needs a screenshot format (screenshot or screenshot@fullPage)' });
   }
   if (options.formats.includes('json') !== (options.jsonOptions !== undefined)) {
     problems.push(options.jsonOptions ? { field: 'jsonOptions', message: 'needs "json" in formats (the result is data.json)' } : { field: 'jsonOptions', message: 'is required with the json format: give a schema or a prompt' });

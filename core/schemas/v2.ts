@@ -30,8 +30,8 @@ export const v2FormatSchema = {
       tag: { type: ['string', 'null'], maxLength: 200 },
       // screenshot
       fullPage: { type: 'boolean' },
-      quality: { type: 'number', minimum: 0, maximum: 100 },
-      viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+      quality: { type: 'integer', minimum: 1, maximum: 100 },
+      viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } }, required: ['width', 'height'], additionalProperties: false },
       // formats not offered here, accepted by shape so the refusal names the format
       selectors: { type: 'array' },
       question: { type: 'string' },
@@ -53,6 +53,7 @@ const {
   metadata: _metadata,
   parsePDF: _parsePDF,
   agent: _agent,
+  screenshotOptions: _screenshotOptions,
   onlyMainContent,
   ...shared
 } = pageOptionsProperties;

@@ -23,19 +23,20 @@ export class FormatError extends Error {
   }
 }
 
-/**
- * v1 formats and the options v2 carries inside them; throws FormatError for a format not offered
- * here. A screenshot's `quality` and `viewport` are ignored (PNG, 1280×800; 390×844 with `mobile`).
- */
-export function formatsFromV2(formats: readonly V2Format[]): Pick<PageOptions, 'formats' | 'changeTrackingOptions' | 'jsonOptions'> {
+/** v1 formats and the options v2 carries inside them; throws FormatError for a format not offered here. */
+export function formatsFromV2(formats: readonly V2Format[]): Pick<PageOptions, 'formats' | 'changeTrackingOptions' | 'jsonOptions' | 'screenshotOptions'> {
   const out = new Set<PageOptions['formats'][number]>();
   let changeTrackingOptions: PageOptions['changeTrackingOptions'];
   let jsonOptions: PageOptions['jsonOptions'];
+  let screenshotOptions: PageOptions['screenshotOptions'];
   formats.forEach((format, index) => {
     const type = typeof format === 'string' ? format : format.type;
     if (!OFFERED.has(type)) throw new FormatError(index, `the ${JSON.stringify(type)} format is not offered by this server (offered: ${[...OFFERED].join(', ')})`);
     if (type === 'screenshot' && typeof format === 'object' && format.fullPage) out.add('screenshot@fullPage');
     else out.add(type as PageOptions['formats'][number]);
+    if (type === 'screenshot' && typeof format === 'object' && (format.quality !== undefined || format.viewport !== undefined)) {
+      screenshotOptions = { ...(format.quality !== undefined ? { quality: format.quality as number } : {}), ...(format.viewport !== undefined ? { viewport: format.viewport as { width: number; height: number } } : {}) };
+    }
     if (typeof format === 'object' && type === 'changeTracking') {
       changeTrackingOptions = { ...(format.modes ? { modes: format.modes } : {}), ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}), ...(format.tag !== undefined ? { tag: format.tag } : {}) };
     }
@@ -44,5 +45,5 @@ export function formatsFromV2(formats: readonly V2Format[]): Pick<PageOptions, '
       jsonOptions = { ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}) };
     }
   });
-  return { formats: [...out], ...(changeTrackingOptions ? { changeTrackingOptions } : {}), ...(jsonOptions ? { jsonOptions } : {}) };
+  return { formats: [...out], ...(changeTrackingOptions ? { changeTrackingOptions } : {}), ...(jsonOptions ? { jsonOptions } : {}), ...(screenshotOptions ? { screenshotOptions } : {}) };
 }
