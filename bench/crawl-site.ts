@@ -11,7 +11,8 @@
  *
  * Started through `startSite` (fork, IPC): the child reports its port once listening, answers
  * `{ type: 'hits' }` with the requests counted per folder since the last `{ type: 'reset' }`, and
- * exits when its parent goes away.
+ * exits when its parent goes away. Folders whose name starts with `/etag` send an ETag with each
+ * page and answer a matching If-None-Match with 304 (bench/recheck.ts).
  */
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -97,6 +98,12 @@ async function serve(folders: Array<[string, number]>): Promise<void> {
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const page = pages.get(path);
     if (!page) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    // Folders named /etag.../ send validators and honour them (bench/recheck.ts); the pages never change.
+    if (path.startsWith('/etag')) {
+      const etag = `"${page.byteLength.toString(16)}-${path.length}"`;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.byteLength, etag }).end(page);
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.byteLength }).end(page);
   });
   // Crawlers keep connections open between pages; the default 5 s keep-alive would drop idle ones mid-crawl.

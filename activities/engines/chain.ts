@@ -89,6 +89,8 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
 
   const fetched = await attempt(engines.fetch, request, failures);
   if (fetched && request.stopOnThrottle && isThrottle(fetched)) return fetched;
+  // Not modified since the last check: the answer the conditional request asked for.
+  if (fetched && request.conditional && fetched.statusCode === 304) return fetched;
   if (fetched && !REFUSED_STATUSES.has(fetched.statusCode) && !looksScriptRendered(fetched)) return fetched;
   for (const [i, browser] of engines.browsers.entries()) {
     const result = await attempt(browser, request, failures, i < engines.browsers.length - 1 ? FIRST_BROWSER_SHARE : 1);

@@ -35,12 +35,27 @@ export function fetchEngine(options: { policy: EgressPolicy; userAgent: string; 
   return {
     name: 'fetch',
     async fetch(req: EngineRequest): Promise<EngineResult> {
-      const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: ACCEPT, ...lowerKeys(req.headers) };
+      const headers: Record<string, string> = {
+        'user-agent': options.userAgent,
+        accept: ACCEPT,
+        ...(req.conditional?.etag ? { 'if-none-match': req.conditional.etag } : {}),
+        ...(req.conditional?.lastModified ? { 'if-modified-since': req.conditional.lastModified } : {}),
+        ...lowerKeys(req.headers),
+      };
       try {
         const { response, url } = await safeFetch(req.url, { headers, signal: req.signal }, { ...options.policy, dispatcher: req.proxy ? undefined : options.dispatcher, insecureTls: req.insecureTls, via: req.proxy });
         const body = await readCapped(response.body as ReadableStream<Uint8Array> | null, MAX_BODY_BYTES);
-        const retryAfter = response.headers.get('retry-after') ?? undefined;
-        return { engine: 'fetch', body, contentType: response.headers.get('content-type') ?? undefined, statusCode: response.status, finalUrl: url, ...(retryAfter ? { retryAfter } : {}) };
+        const [retryAfter, etag, lastModified] = ['retry-after', 'etag', 'last-modified'].map((h) => response.headers.get(h) ?? undefined);
+        return {
+          engine: 'fetch',
+          body,
+          contentType: response.headers.get('content-type') ?? undefined,
+          statusCode: response.status,
+          finalUrl: url,
+          ...(retryAfter ? { retryAfter } : {}),
+          ...(etag ? { etag } : {}),
+          ...(lastModified ? { lastModified } : {}),
+        };
       } catch (err) {
         if (err instanceof EngineError) throw err;
         // A name that does not resolve is an unreachable target (502), not a refused one.

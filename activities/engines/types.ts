@@ -21,6 +21,8 @@ export interface EngineRequest {
   proxy?: ProxyMember;
   /** Browser engines: refuse advert and tracker requests. */
   blockAds?: boolean;
+  /** Fetch engine: ask only for a page changed since (If-None-Match, If-Modified-Since); a 304 is then the answer. */
+  conditional?: { etag?: string; lastModified?: string };
   /** Accept invalid TLS certificates (fetch engine). */
   insecureTls?: boolean;
   /** Aborts when the caller's budget is spent or the activity is cancelled. */
@@ -44,6 +46,9 @@ export interface EngineResult {
   adsBlocked?: number;
   /** The Retry-After header, verbatim (fetch engine only). */
   retryAfter?: string;
+  /** ETag and Last-Modified, verbatim (fetch engine only). */
+  etag?: string;
+  lastModified?: string;
 }
 
 export interface Engine {

@@ -24,6 +24,19 @@ export interface TrackRequest {
   /** The document this scrape is stored as (a monitor's currentScrapeId, the next one's previousScrapeId). */
   documentId?: string;
   signal: AbortSignal;
+  /** The last version, when the caller has read it already (readSnapshot); undefined: read here. */
+  previous?: Snapshot | null;
+  /** Kept with the snapshot for the next check: the page's validators and links. */
+  etag?: string;
+  lastModified?: string;
+  links?: string[];
+}
+
+export type Snapshot = NonNullable<Awaited<ReturnType<PrismaClient['pageSnapshot']['findUnique']>>>;
+
+/** The last version its owner's change tracking saw of `url` under `tag` (null: none). */
+export function readSnapshot(prisma: PrismaClient, owner: string, url: string, tag: string | null | undefined): Promise<Snapshot | null> {
+  return prisma.pageSnapshot.findUnique({ where: { owner_urlKey_tag: { owner, urlKey: urlKey(url), tag: tag ?? '' } } });
 }
 
 const DIFF_PROMPT =
@@ -41,14 +54,16 @@ export interface SnapshotWrite {
   documentId?: string;
   status: ChangeStatus;
   diff?: string;
+  etag?: string;
+  lastModified?: string;
+  links?: string[];
 }
 
 export async function trackChanges(deps: { prisma: PrismaClient; llm?: LlmSettings }, req: TrackRequest): Promise<{ changeTracking: ChangeTracking; warning?: string; snapshot: SnapshotWrite }> {
   const { prisma } = deps;
   const key = urlKey(req.url);
   const tag = req.options.tag ?? '';
-  const where = { owner_urlKey_tag: { owner: req.owner, urlKey: key, tag } };
-  const previous = await prisma.pageSnapshot.findUnique({ where });
+  const previous = req.previous !== undefined ? req.previous : await readSnapshot(prisma, req.owner, req.url, tag);
   const gone = isGone(req.statusCode);
   const status: ChangeStatus = gone ? 'removed' : !previous ? 'new' : sameContent(previous.markdown, req.markdown) ? 'same' : 'changed';
   const changeTracking: ChangeTracking = { previousScrapeAt: previous?.scrapedAt.toISOString() ?? null, changeStatus: status, visibility: 'visible' };
@@ -70,7 +85,7 @@ export async function trackChanges(deps: { prisma: PrismaClient; llm?: LlmSettin
     }
   }
 
-  const snapshot: SnapshotWrite = { owner: req.owner, urlKey: key, tag, url: req.url, ...(gone ? {} : { markdown: req.markdown }), statusCode: req.statusCode, documentId: req.documentId, status, ...(changeTracking.diff ? { diff: changeTracking.diff.text } : {}) };
+  const snapshot: SnapshotWrite = { owner: req.owner, urlKey: key, tag, url: req.url, ...(gone ? {} : { markdown: req.markdown }), statusCode: req.statusCode, documentId: req.documentId, status, ...(changeTracking.diff ? { diff: changeTracking.diff.text } : {}), etag: req.etag, lastModified: req.lastModified, links: req.links };
   return { changeTracking, snapshot, ...(warning ? { warning } : {}) };
 }
 
@@ -80,14 +95,15 @@ type Tx = Pick<PrismaClient, 'pageSnapshot' | 'pageChange'>;
 export async function writeSnapshot(tx: Tx, write: SnapshotWrite): Promise<void> {
   const now = new Date();
   const where = { owner_urlKey_tag: { owner: write.owner, urlKey: write.urlKey, tag: write.tag } };
+  const validators = { etag: write.etag ?? null, lastModified: write.lastModified ?? null, ...(write.links ? { links: write.links } : {}) };
   // A page that is gone keeps its last content: if it comes back, it is compared with that.
   await tx.pageSnapshot.upsert({
     where,
-    create: { owner: write.owner, urlKey: write.urlKey, tag: write.tag, url: write.url, markdown: write.markdown ?? '', statusCode: write.statusCode, scrapedAt: now, documentId: write.documentId, lastSeenAt: now },
+    create: { owner: write.owner, urlKey: write.urlKey, tag: write.tag, url: write.url, markdown: write.markdown ?? '', statusCode: write.statusCode, scrapedAt: now, documentId: write.documentId, lastSeenAt: now, ...validators },
     update:
       write.markdown === undefined
         ? { statusCode: write.statusCode, lastSeenAt: now }
-        : { url: write.url, markdown: write.markdown, statusCode: write.statusCode, scrapedAt: now, documentId: write.documentId, lastSeenAt: now },
+        : { url: write.url, markdown: write.markdown, statusCode: write.statusCode, scrapedAt: now, documentId: write.documentId, lastSeenAt: now, ...validators },
   });
   if (write.status !== 'same') await tx.pageChange.create({ data: { owner: write.owner, urlKey: write.urlKey, tag: write.tag, status: write.status, diff: write.diff } });
 }

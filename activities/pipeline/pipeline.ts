@@ -19,7 +19,7 @@ import type { ProxyMember } from '../../core/proxy-pools.js';
 import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
-import { trackChanges, type SnapshotWrite } from './change-tracking.js';
+import { readSnapshot, trackChanges, type SnapshotWrite } from './change-tracking.js';
 import { ActionFailedError, FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
 
 export interface PageJob {
@@ -60,7 +60,15 @@ export interface PipelineDeps {
 
 /** The one warning rule: a non-2xx answer, includeTags that matched nothing, a failed extraction. */
 function statusWarning(code: number): string | undefined {
-  return code >= 200 && code < 300 ? undefined : `The target answered HTTP ${code}.`;
+  return (code >= 200 && code < 300) || code === 304 ? undefined : `The target answered HTTP ${code}.`;
+}
+
+/** Only markdown (and a crawl's links) and change tracking: what a snapshot keeps, so a 304 can be answered from it. */
+function answerableFromSnapshot(options: PageOptions, screenshot: string | undefined, extraction: boolean): boolean {
+  const browser = screenshot !== undefined || options.waitFor > 0 || options.mobile || Boolean(options.actions?.length);
+  const keptFormats = options.formats.every((f) => f === 'markdown' || f === 'links' || f === 'changeTracking');
+  const ownValidators = Object.keys(options.headers ?? {}).some((h) => /^if-(none-match|modified-since)$/i.test(h));
+  return keptFormats && !extraction && !browser && !ownValidators;
 }
 
 function engineFailure(err: unknown, job: PageJob, budget: AbortSignal): Error {
@@ -109,6 +117,10 @@ export function createPagePipeline(deps: PipelineDeps) {
     const extraction = options.extract ?? options.jsonOptions;
     const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
 
+    // A recheck of a tracked page asks only for a changed page when the last version alone can answer it (README "Change tracking").
+    const last = options.formats.includes('changeTracking') && job.owner ? await readSnapshot(deps.prisma, job.owner, job.sourceURL, options.changeTrackingOptions?.tag) : undefined;
+    const conditional = last && (last.etag || last.lastModified) && answerableFromSnapshot(options, screenshot, extraction !== undefined) ? { etag: last.etag ?? undefined, lastModified: last.lastModified ?? undefined } : undefined;
+
     const engineRequest: Omit<EngineRequest, 'proxy'> = {
       url: job.url,
       headers: requestHeaders(options),
@@ -124,6 +136,7 @@ export function createPagePipeline(deps: PipelineDeps) {
       signal,
       deadline: job.deadline,
       stopOnThrottle: job.crawl,
+      ...(conditional ? { conditional } : {}),
     };
     const { proxies } = deps.engines;
     const through = async (proxy: ProxyMember | undefined): Promise<EngineResult> => {
@@ -150,9 +163,11 @@ export function createPagePipeline(deps: PipelineDeps) {
     // Extraction reads the markdown even when the caller did not ask to see it; discovery reads links.
     if (extraction) formats.add('markdown');
     if (job.crawl) formats.add('links');
+    const notModified = conditional !== undefined && fetched.statusCode === 304 && last !== undefined && last !== null;
     let page;
     try {
-      page = await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent });
+      // Not modified: the last version is the page, with no conversion.
+      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent });
     } catch (err) {
       throw conversionFailure(err);
     }
@@ -189,7 +204,19 @@ export function createPagePipeline(deps: PipelineDeps) {
       if (!job.owner) throw new Error('The changeTracking format needs the owner of the page history (PageJob.owner)');
       const tracked = await trackChanges(
         { prisma: deps.prisma, llm: deps.llm },
-        { owner: job.owner, url: job.sourceURL, markdown: page.markdown ?? '', statusCode: fetched.statusCode, options: options.changeTrackingOptions ?? {}, documentId: job.documentId, signal },
+        {
+          owner: job.owner,
+          url: job.sourceURL,
+          markdown: page.markdown ?? '',
+          statusCode: notModified ? (last.statusCode ?? 200) : fetched.statusCode,
+          options: options.changeTrackingOptions ?? {},
+          documentId: job.documentId,
+          signal,
+          previous: last ?? null,
+          etag: notModified ? (last.etag ?? undefined) : fetched.etag,
+          lastModified: notModified ? (last.lastModified ?? undefined) : fetched.lastModified,
+          links: job.crawl ? page.links : undefined,
+        },
       );
       changeTracking = tracked.changeTracking;
       snapshot = tracked.snapshot;
