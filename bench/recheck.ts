@@ -10,7 +10,7 @@
  *
  * Starts its own PostgreSQL, Redis, Temporal dev server, API and worker process (bench/crawl-stack.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -65,6 +65,7 @@ async function crawl(stack: CrawlStack, site: SiteProcess, folder: string): Prom
 }
 
 const root = mkdtempSync(join(tmpdir(), 'pagewright-recheck-'));
+chmodSync(root, 0o755); // PostgreSQL runs as the postgres user when we are root.
 let stack: CrawlStack | undefined;
 let site: SiteProcess | undefined;
 try {
