@@ -82,12 +82,13 @@ function cachePlan(req: ScrapeRequest, auth: AuthState): { read: boolean; write:
   return { read: (options.maxAge ?? 0) > 0 || options.minAge !== undefined, write: options.storeInCache !== false, key: cacheKey(scope, normalizeTargetUrl(url).href, options) };
 }
 
-/** A cache hit answers as a scrape would, from the stored document (README "Page cache"). */
+/** A cache hit answers as a scrape would, from the stored document, under a scrape id of its own (README "Page cache"). */
 async function answerFromCache(deps: ApiDeps, hit: CachedPage, req: ScrapeRequest, owner: string): Promise<ScrapeResponse> {
+  const scrapeId = randomUUID();
   const doc = toPublicDocument(hit, req.formats);
-  doc.metadata = { ...doc.metadata, sourceURL: req.url, cacheState: 'hit', cachedAt: hit.createdAt.toISOString() };
-  if (req.webhookUrls?.length) await startWebhooks(deps, hit.id, hit.id, req, owner);
-  return { success: true, ...(hit.warning ? { warning: hit.warning } : {}), data: doc, scrape_id: hit.id };
+  doc.metadata = { ...doc.metadata, sourceURL: req.url, scrapeId, cacheState: 'hit', cachedAt: hit.createdAt.toISOString() };
+  if (req.webhookUrls?.length) await startWebhooks(deps, scrapeId, hit.id, req, owner);
+  return { success: true, ...(hit.warning ? { warning: hit.warning } : {}), data: doc, scrape_id: scrapeId };
 }
 
 /** Deliveries are durable work of their own (retried, visible), started before the caller has the answer. */

@@ -3,6 +3,7 @@
  * service), and the request and response bodies. The service (./server.ts) and its client, the
  * worker's `remote` engine (activities/engines/remote.ts), both import it from here.
  */
+import { screenshotQualitySchema, viewportSchema } from '../core/schemas/screenshot.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { actionsSchema, type ActionResults } from '../core/schemas/actions.js';
 
@@ -17,9 +18,9 @@ export const renderRequestSchema = {
     timeout: { type: 'integer', minimum: 1000, maximum: 90000 },
     screenshot: { enum: ['viewport', 'fullPage'] },
     /** JPEG quality of the screenshot (PNG without it). */
-    screenshotQuality: { type: 'integer', minimum: 1, maximum: 100 },
+    screenshotQuality: screenshotQualitySchema,
     /** The window size to render at (default 1280×800; 390×844 with `mobile`). */
-    viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } }, required: ['width', 'height'], additionalProperties: false },
+    viewport: viewportSchema,
     /** Render as a phone: a 390×844 viewport and a mobile user agent. */
     mobile: { type: 'boolean' },
     /** Browser actions, run after load and `waitFor`, before the capture. */

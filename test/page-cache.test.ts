@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../api/keys-store.js';
+import { startReceiver, waitFor } from './fixtures/receiver.js';
 import { html, startFixtureServer, type FixtureServer } from './fixtures/server.js';
 import { TEST_PEPPER } from './helpers/env.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
@@ -49,7 +50,9 @@ describe('maxAge: a copy young enough is served from the cache, by the API alone
     expect(visit(cached)).toBe(visit(second));
     expect(hitsOf(url)).toBe(2);
     expect(doc(cached).metadata).toMatchObject({ cacheState: 'hit', cachedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), sourceURL: url, statusCode: 200, title: 'Counter' });
-    expect(cached.body.scrape_id).toBe(second.body.scrape_id);
+    // Each request has its own scrape id, the hit too.
+    expect(cached.body.scrape_id).not.toBe(second.body.scrape_id);
+    expect(doc(cached).metadata.scrapeId).toBe(cached.body.scrape_id);
     expect(Date.parse(doc(cached).metadata.cachedAt as string)).toBeLessThanOrEqual(Date.now());
   });
 
@@ -106,6 +109,25 @@ describe('maxAge: a copy young enough is served from the cache, by the API alone
     expect(hitsOf(url)).toBe(5);
     const plain = await scrape(url, { maxAge: 600_000 });
     expect(doc(plain).metadata.cacheState).toBe('miss');
+  });
+});
+
+describe('webhooks on a hit', () => {
+  it('each hit delivers the cached document under its own scrape id', async () => {
+    const receiver = await startReceiver();
+    try {
+      const url = page();
+      await scrape(url);
+      const hooks = { maxAge: 600_000, webhookUrls: [`${receiver.url}/hook`] };
+      const [one, two] = [await scrape(url, hooks), await scrape(url, hooks)];
+      expect([one.status, two.status, doc(one).metadata.cacheState, doc(two).metadata.cacheState]).toEqual([200, 200, 'hit', 'hit']);
+      const deliveries = await waitFor(() => receiver.accepted().length === 2 && receiver.accepted());
+      expect(deliveries.map((d) => d.headers['x-pagewright-delivery']).sort()).toEqual([one.body.scrape_id, two.body.scrape_id].sort());
+      expect(deliveries.map((d) => (JSON.parse(d.body) as { data: { markdown: string } }).data.markdown)).toEqual([doc(one).markdown, doc(one).markdown]);
+      expect(hitsOf(url)).toBe(1);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * with a page after it loads and before it is captured, the rules a schema cannot say, and the
  * shape of their results (`data.actions`). The browser side is browser/actions.ts.
  */
+import { screenshotQualitySchema, viewportSchema } from './screenshot.js';
 import type { FromSchema } from 'json-schema-to-ts';
 
 export const actionTypes = ['wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf'] as const;
@@ -38,14 +39,8 @@ export const actionSchema = {
     key: { type: 'string', minLength: 1, maxLength: 50, description: '`press`: a key, e.g. `Enter`, `ArrowDown`, `Control+A`.' },
     direction: { enum: ['up', 'down'], description: '`scroll`: default `down`, by one screen.' },
     fullPage: { type: 'boolean', description: '`screenshot`: the whole page, not only the viewport.' },
-    quality: { type: 'integer', minimum: 1, maximum: 100, description: '`screenshot`: a JPEG of this quality (default: PNG).' },
-    viewport: {
-      type: 'object',
-      properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } },
-      required: ['width', 'height'],
-      additionalProperties: false,
-      description: '`screenshot`: the window size for this screenshot.',
-    },
+    quality: { ...screenshotQualitySchema, description: '`screenshot`: a JPEG of this quality (default: PNG).' },
+    viewport: { ...viewportSchema, description: '`screenshot`: the window size for this screenshot.' },
     script: { type: 'string', minLength: 1, maxLength: 100000, description: '`executeJavascript`: an expression or a function body (`return ...`), run in the page; its JSON-serialisable value is returned.' },
     format: { enum: pdfFormats, description: '`pdf`: paper size (default `Letter`).' },
     landscape: { type: 'boolean', description: '`pdf`: landscape orientation.' },

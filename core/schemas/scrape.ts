@@ -4,6 +4,7 @@
  * POST /v1/scrape, types its handler and appears in the OpenAPI reference; crawl scrapeOptions and
  * batch scrapes reuse it.
  */
+import { screenshotQualitySchema, viewportSchema } from './screenshot.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { extractionSchemaProblem } from '../llm-schema.js';
 import { actionProblems, actionsSchema } from './actions.js';
@@ -80,14 +81,8 @@ export const pageOptionsProperties = {
   screenshotOptions: {
     type: 'object',
     properties: {
-      quality: { type: 'integer', minimum: 1, maximum: 100, description: 'A JPEG of this quality instead of a PNG.' },
-      viewport: {
-        type: 'object',
-        properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } },
-        required: ['width', 'height'],
-        additionalProperties: false,
-        description: 'The window size the page is rendered and shot at (default 1280×800; 390×844 with `mobile`).',
-      },
+      quality: { ...screenshotQualitySchema, description: 'A JPEG of this quality instead of a PNG.' },
+      viewport: { ...viewportSchema, description: 'The window size the page is rendered and shot at (default 1280×800; 390×844 with `mobile`).' },
     },
     additionalProperties: false,
     description: 'With a screenshot format: JPEG quality and window size (v2: the screenshot format object\'s `quality` and `viewport`).',

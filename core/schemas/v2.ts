@@ -6,6 +6,7 @@
  * accepted by type here and refused by name there (400), or, when they change nothing a caller
  * could rely on, accepted and ignored, as the descriptions say.
  */
+import { screenshotQualitySchema, viewportSchema } from './screenshot.js';
 import { crawlRequestSchema } from './crawl.js';
 import { mapRequestSchema } from './map.js';
 import { MAX_BATCH_URLS, batchScrapeRequestSchema } from './batch.js';
@@ -30,8 +31,8 @@ export const v2FormatSchema = {
       tag: { type: ['string', 'null'], maxLength: 200 },
       // screenshot
       fullPage: { type: 'boolean' },
-      quality: { type: 'integer', minimum: 1, maximum: 100 },
-      viewport: { type: 'object', properties: { width: { type: 'integer', minimum: 100, maximum: 4000 }, height: { type: 'integer', minimum: 100, maximum: 4000 } }, required: ['width', 'height'], additionalProperties: false },
+      quality: screenshotQualitySchema,
+      viewport: viewportSchema,
       // formats not offered here, accepted by shape so the refusal names the format
       selectors: { type: 'array' },
       question: { type: 'string' },
