@@ -1,9 +1,10 @@
 /**
- * The one page pipeline: engine chain (with the screenshot) → HTML pipeline → metadata → warnings →
- * LLM extraction. Scrapes, crawl lanes and map's seed fetch all run a page through here; callers
- * differ only in how they pick URLs and where the result goes. Failures are PageError classes
- * (./errors.ts), so each caller applies its retry policy by class. A new scrape option is read here
- * and nowhere else (README, "Architecture").
+ * The one page pipeline: engine chain (through the operator's proxies, ./through-proxies.ts; with
+ * the screenshot and actions) → HTML pipeline (or, for a 304 recheck, the last version) → metadata →
+ * warnings → LLM extraction → change tracking. Scrapes, crawl lanes and map's seed fetch all run a
+ * page through here; callers differ only in how they pick URLs and where the result goes. Failures
+ * are PageError classes (core/failures.ts), so each caller applies its retry policy by class. A new
+ * scrape option is read in this folder and nowhere else (README, "Architecture").
  */
 import { InvalidSelectorError, PageTooLargeError, UnreadablePdfError, UnsupportedContentTypeError } from '../../core/html/errors.js';
 import type { PageFormat } from '../../core/html/types.js';
@@ -13,13 +14,14 @@ import { urlKey } from '../../core/url-key.js';
 import { UnsafeUrlError } from '../../core/url-safety.js';
 import type { ConvertPage } from '../../core/html/types.js';
 import type { StoredPage } from '../documents.js';
-import { AllEnginesFailedError, isThrottle, runEngines, type EngineSet } from '../engines/chain.js';
+import { AllEnginesFailedError, isThrottle, type EngineSet } from '../engines/chain.js';
 import { EngineError, type EngineRequest, type EngineResult } from '../engines/types.js';
 import type { ProxyMember } from '../../core/proxy-pools.js';
 import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { readSnapshot, trackChanges, type SnapshotWrite } from './change-tracking.js';
+import { fetchThroughProxies } from './through-proxies.js';
 import { ActionFailedError, FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
 
 export interface PageJob {
@@ -89,13 +91,6 @@ function conversionFailure(err: unknown): Error {
   return err as Error;
 }
 
-/** Sites turning a client away: 401, 403, 429, or a bot challenge page (Cloudflare's and the like). */
-function looksBlocked(result: EngineResult): boolean {
-  if ([401, 403, 429].includes(result.statusCode)) return true;
-  const head = typeof result.body === 'string' ? result.body.slice(0, 20_000) : Buffer.from(result.body.subarray(0, 20_000)).toString('latin1');
-  return /cf-chl-|challenge-platform|<title>\s*(Just a moment|Attention Required)/i.test(head);
-}
-
 /** The caller's headers, plus Accept-Language from `location.languages` unless the caller set one. */
 function requestHeaders(options: PageOptions): Record<string, string> {
   const headers = { ...options.headers };
@@ -138,24 +133,12 @@ export function createPagePipeline(deps: PipelineDeps) {
       stopOnThrottle: job.crawl,
       ...(conditional ? { conditional } : {}),
     };
-    const { proxies } = deps.engines;
-    const through = async (proxy: ProxyMember | undefined): Promise<EngineResult> => {
-      try {
-        const result = await runEngines(deps.engines, { ...engineRequest, proxy });
-        if (proxy) proxies.report(proxy, true);
-        return result;
-      } catch (err) {
-        if (proxy && !(err instanceof EngineError && (err.kind === 'blocked' || err.kind === 'invalid' || err.kind === 'action'))) proxies.report(proxy, false);
-        throw engineFailure(err, job, budget);
-      }
-    };
-    // README "Proxies": basic (the country's pool when there is one), stealth, or auto: basic, then stealth after a block.
-    const country = options.location?.country;
-    let proxy = proxies.pick(options.proxy === 'stealth' || options.proxy === 'enhanced' ? 'stealth' : 'basic', country);
-    let fetched = await through(proxy);
-    if (options.proxy === 'auto' && proxy?.tier !== 'stealth' && looksBlocked(fetched) && proxies.pool('stealth').length && Date.now() < job.deadline - 250) {
-      proxy = proxies.pick('stealth');
-      fetched = await through(proxy);
+    let fetched: EngineResult;
+    let proxy: ProxyMember | undefined;
+    try {
+      ({ fetched, proxy } = await fetchThroughProxies(deps.engines, engineRequest, options));
+    } catch (err) {
+      throw engineFailure(err, job, budget);
     }
     if (job.crawl && isThrottle(fetched)) throw new ThrottledError(fetched.statusCode, parseRetryAfter(fetched.retryAfter));
 
