@@ -9,8 +9,12 @@ import { html, startFixtureServer, type FixtureServer, type Handler } from './fi
 import { startSocks5Server, type Socks5Server } from './fixtures/socks5-server.js';
 import { startTestApi, type TestApi } from './helpers/api.js';
 import { createKey } from '../api/keys-store.js';
-import { TEST_PEPPER } from './helpers/env.js';
+import { TEST_PEPPER, testConfig } from './helpers/env.js';
 import { freePort } from '../scripts/infra/ready.js';
+import type { AddressInfo } from 'node:net';
+import { startBrowserRuntime } from '../browser/runtime.js';
+import { createBrowserApp } from '../browser-service/server.js';
+import { ProxyPools } from '../core/proxy-pools.js';
 import { crawlToEnd } from './helpers/crawl.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
@@ -108,6 +112,26 @@ describe('basic proxies (PROXY_URLS): rotated per request, credentials kept out 
     expect(meta(res).engine).toBe('local_browser');
     expect(['127.0.0.2', '127.0.0.3']).toContain(from(res));
     expect(meta(res).proxyServer).toBe(from(res) === '127.0.0.2' ? basicA.label : basicB.label);
+  });
+});
+
+describe('the remote engine', () => {
+  it('the browser service goes out through the member the worker chose, named by its label', async () => {
+    const env = { ALLOW_PRIVATE_ADDRESSES: 'true', PROXY_URLS: basicA.url };
+    const config = testConfig('worker', env);
+    const runtime = await startBrowserRuntime(config);
+    const service = createBrowserApp({ pool: runtime.pool, token: 'remote-proxy-token-0123456789', isDraining: () => false, proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) }).listen(0, '127.0.0.1');
+    await new Promise<void>((r) => service.once('listening', () => r()));
+    const remote = await startTestStack({ ...env, BROWSER_ENGINE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, BROWSER_ENGINE_TOKEN: 'remote-proxy-token-0123456789' });
+    try {
+      const res = await remote.post('/v1/scrape', { url: `${site.url}/whoami`, waitFor: 10 });
+      expect([res.status, meta(res).engine, from(res), meta(res).proxyServer]).toEqual([200, 'remote', '127.0.0.2', basicA.label]);
+    } finally {
+      await remote.close();
+      service.closeAllConnections();
+      await new Promise<void>((r) => service.close(() => r()));
+      await runtime.close();
+    }
   });
 });
 
