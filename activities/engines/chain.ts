@@ -89,6 +89,7 @@ export async function runEngines(engines: EngineSet, request: EngineRequest): Pr
 
   const fetched = await attempt(engines.fetch, request, failures);
   if (fetched && request.stopOnThrottle && isThrottle(fetched)) return fetched;
+  if (fetched && request.stopOnRefusal && REFUSED_STATUSES.has(fetched.statusCode)) return fetched;
   // Not modified since the last check: the answer the conditional request asked for.
   if (fetched && request.conditional && fetched.statusCode === 304) return fetched;
   if (fetched && !REFUSED_STATUSES.has(fetched.statusCode) && !looksScriptRendered(fetched)) return fetched;

@@ -31,6 +31,8 @@ export interface EngineRequest {
   deadline: number;
   /** Crawls: a fetch answered 429, or 503 with Retry-After, is returned as it is (the site asks for fewer requests; a browser would only add more). */
   stopOnThrottle?: boolean;
+  /** A fetch the site refused (401, 403, 429, 503) is returned as it is, not retried in a browser: the caller has a better next step (`proxy: "auto"`'s stealth pool). */
+  stopOnRefusal?: boolean;
 }
 
 export interface EngineResult {

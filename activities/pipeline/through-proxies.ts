@@ -21,9 +21,11 @@ const notTheProxy = (err: unknown) => err instanceof EngineError && (err.kind ==
 /** The page through the chosen member (or directly, without proxies); `proxy` is the member that answered. */
 export async function fetchThroughProxies(engines: EngineSet, request: Omit<EngineRequest, 'proxy'>, options: Pick<PageOptions, 'proxy' | 'location'>): Promise<{ fetched: EngineResult; proxy?: ProxyMember }> {
   const { proxies } = engines;
-  const through = async (proxy: ProxyMember | undefined) => {
+  // auto with somewhere to escalate to: a refusal through basic goes to stealth next, not to a browser through basic.
+  const escalates = options.proxy === 'auto' && proxies.pool('stealth').length > 0;
+  const through = async (proxy: ProxyMember | undefined, first: boolean) => {
     try {
-      const fetched = await runEngines(engines, { ...request, proxy });
+      const fetched = await runEngines(engines, { ...request, proxy, stopOnRefusal: first && escalates && proxy?.tier !== 'stealth' });
       if (proxy) proxies.report(proxy, true);
       return fetched;
     } catch (err) {
@@ -32,10 +34,10 @@ export async function fetchThroughProxies(engines: EngineSet, request: Omit<Engi
     }
   };
   let proxy = proxies.pick(options.proxy === 'stealth' || options.proxy === 'enhanced' ? 'stealth' : 'basic', options.location?.country);
-  let fetched = await through(proxy);
-  if (options.proxy === 'auto' && proxy?.tier !== 'stealth' && looksBlocked(fetched) && proxies.pool('stealth').length && Date.now() < request.deadline - 250) {
+  let fetched = await through(proxy, true);
+  if (escalates && proxy?.tier !== 'stealth' && looksBlocked(fetched) && Date.now() < request.deadline - 250) {
     proxy = proxies.pick('stealth');
-    fetched = await through(proxy);
+    fetched = await through(proxy, false);
   }
   return { fetched, ...(proxy ? { proxy } : {}) };
 }
