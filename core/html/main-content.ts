@@ -422,6 +422,13 @@ const FURNITURE_LINE = [
   /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu,
   // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
   /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
+  // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
+  /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
+  /\baffiliate[- ]links?\b/iu,
+  // Site credits: "Powered by Nikola".
+  /^powered by\b/iu,
+  // Comment and related-story headings, whole lines.
+  /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
 
 /** Short lines in the root that are furniture by their wording (FURNITURE_LINE). */
