@@ -418,8 +418,6 @@ const FURNITURE_LINE = [
   /^(?:fotos?|bild(?:er)?|titelbild|beitragsbild|bildquelle|quelle|photos?|image|credits?|fuente|źródło|crédits?|copyright|©)\s*[:©|]/iu,
   // Author boxes: "Über den Autor", "About the author", "Von:".
   /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
-  // Subscription, app and social prompts.
-  /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu,
   // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
   /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
   // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
@@ -437,7 +435,13 @@ const FURNITURE_LINE = [
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
 
-/** Short lines in the root that are furniture by their wording (FURNITURE_LINE). */
+/** Words of subscription, app and social prompts anywhere in a short line with little prose. */
+const PROMPT_LINE =
+  /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
+/** Commas from which a short line with prompt words is prose that mentions them. */
+const PROMPT_COMMAS = 3;
+
+/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE). */
 function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   walkElements(root, (el) => {
@@ -446,7 +450,7 @@ function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     if (s.inline !== s.text) return true;
     if (s.text <= WORDED_LINE && el.localName !== 'h1') {
       const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-      if (FURNITURE_LINE.some((re) => re.test(text))) found.add(el);
+      if (FURNITURE_LINE.some((re) => re.test(text)) || (s.commas < PROMPT_COMMAS && PROMPT_LINE.test(text))) found.add(el);
     }
     return false;
   });
