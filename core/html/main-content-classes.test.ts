@@ -97,6 +97,22 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('The weir, explained');
   });
 
+  it('drops short lines that are furniture by their wording, in several languages, and keeps prose that uses the same words', async () => {
+    const md = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}
+      <p>Foto: Hans Muster/dpa</p>${prose('budget')}
+      <p>Über den Autor</p><p>Von: Götz Warnke</p>
+      <p><strong>Abonnieren Sie unseren Newsletter!</strong></p>${prose('flood')}
+      <p>Möchten Sie den Artikel teilen?</p><p>*Anzeige, enthält Affiliate Links*</p>
+      <p>The mayor told readers to follow the newsletter, a plan she announced in May, because the council, she said, would publish every vote in it.</p>
+      <h3>Das könnte Sie auch interessieren</h3>${prose('bridge')}<p>Síguenos en Twitter y Facebook</p>
+      </article></main>`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).toContain('The mayor told readers to follow the newsletter');
+    for (const line of ['Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Anzeige', 'interessieren', 'Síguenos']) {
+      expect(md).not.toContain(line);
+    }
+  });
+
   it('keeps the standfirst that sits in the article header, beside the body, and drops what precedes the title', async () => {
     const md = await main(`${siteChrome}<div class="page"><div class="crumbs-row"><a href="/">Home</a> › <a href="/city">City</a></div>
       <div class="story"><div class="story-head"><h1>Council approves the river plan</h1>

@@ -15,7 +15,9 @@
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
  *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links) and the short
- *    lines before its h1 (`collectHead`: kickers, categories, dates); not on technical pages.
+ *    lines before its h1 (`collectHead`: kickers, categories, dates), and short lines that are
+ *    furniture by their wording (`collectWorded`: picture credits, "Über den Autor", subscription,
+ *    app and follow prompts, in several languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
@@ -407,6 +409,54 @@ function collectHead(root: Element, stats: StatsMap): Set<Element> {
   return found;
 }
 
+/** Characters at most of a line judged by its wording. */
+const WORDED_LINE = 150;
+
+/** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
+const FURNITURE_LINE = [
+  // Picture credits and sources: "Foto: dpa", "Titelbild: ...", "© AFP".
+  /^(?:fotos?|bild(?:er)?|titelbild|beitragsbild|bildquelle|quelle|photos?|image|credits?|fuente|źródło|crédits?|copyright|©)\s*[:©|]/iu,
+  // Author boxes: "Über den Autor", "About the author", "Von:".
+  /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
+  // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
+  /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
+  // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
+  /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
+  /\baffiliate[- ]links?\b/iu,
+  // Site credits: "Powered by Nikola".
+  /^powered by\b/iu,
+  // Bylines and datelines: "Von: Götz Warnke", "By Tom Pyman", "Publiziert: 03.04.2020, 12:35".
+  /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
+  /^by\s+\p{Lu}[^.!?:]{0,40}$/u,
+  /^(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
+  // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
+  /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
+  // Comment and related-story headings, whole lines.
+  /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
+];
+
+/** Words of subscription, app and social prompts anywhere in a short line with little prose. */
+const PROMPT_LINE =
+  /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
+/** Commas from which a short line with prompt words is prose that mentions them. */
+const PROMPT_COMMAS = 3;
+
+/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE). */
+function collectWorded(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  walkElements(root, (el) => {
+    const s = stats.get(el);
+    if (!s || el === root || s.text === 0) return true;
+    if (s.inline !== s.text) return true;
+    if (s.text <= WORDED_LINE && el.localName !== 'h1') {
+      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      if (FURNITURE_LINE.some((re) => re.test(text)) || (s.commas < PROMPT_COMMAS && PROMPT_LINE.test(text))) found.add(el);
+    }
+    return false;
+  });
+  return found;
+}
+
 /**
  * Applies onlyMainContent in place and returns the element whose content is the page's content:
  * the chosen root, or `body` itself. `kept` are the elements includeTags selected (the children of
@@ -432,6 +482,7 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
     removeIfNonEmpty(root, collectFurniture(root, stats, core));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
+    removeIfNonEmpty(root, collectWorded(root, stats));
   }
   return root;
 }
