@@ -16,13 +16,14 @@
  *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
  *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links) and the short
  *    lines before its h1 (`collectHead`: kickers, categories, dates), and short lines that are
- *    furniture by their wording (`collectWorded`: picture credits, "Über den Autor", subscription,
+ *    furniture by their wording (`collectWorded`, these three in furniture-lines.ts: picture credits, "Über den Autor", subscription,
  *    app and follow prompts, in several languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
 import { candidateScore, linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
+import { collectHead, collectTail, collectWorded } from './furniture-lines.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
@@ -340,121 +341,6 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > LEAD_IN || s.links > 0 || s.images > 0) return false;
   return /^h[2-6]$/.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
-}
-
-/** Characters at most of a line before the title or after the last prose that is not content. */
-const EDGE_LINE = 100;
-
-/** The block element whose inline text `text` is (the nearest ancestor with stats), or `root`. */
-function textBlock(text: Node, root: Element, stats: StatsMap): Element {
-  let block = text.parentElement!;
-  while (block !== root && !stats.has(block)) block = block.parentElement!;
-  return block;
-}
-
-/**
- * What ends the content root after its last prose: headings (not a title, h1) left without their
- * section ("More on this topic", whose teasers were furniture), lead-in lines ending in a colon and short lines
- * that are all link ("Back to the list", "Pictures of the event"). Read backwards from the end,
- * text by text, up to the first text that is not in such a line; a line is a block with no block
- * inside it. Images are passed over.
- */
-function collectTail(root: Element, stats: StatsMap): Set<Element> {
-  const found = new Set<Element>();
-  let done = false;
-  const isTail = (block: Element): boolean => {
-    const s = stats.get(block)!;
-    if (block === root || s.inline !== s.text || s.text > EDGE_LINE) return false;
-    return /^h[2-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
-  };
-  const visit = (node: Node): void => {
-    for (let child = node.lastChild; child && !done; child = child.previousSibling) {
-      if (child.nodeType === 1) visit(child);
-      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
-        const block = textBlock(child, root, stats);
-        if (found.has(block)) continue;
-        if (isTail(block)) found.add(block);
-        else done = true;
-      }
-    }
-  };
-  visit(root);
-  return found;
-}
-
-/**
- * What precedes the title in the content root: short lines before its first `<h1>` (kickers,
- * category links, "Press release", dates, credits of the picture above), read from the start up
- * to the h1 or to the first text that is not such a line. Lines as in `collectTail`.
- */
-function collectHead(root: Element, stats: StatsMap): Set<Element> {
-  const found = new Set<Element>();
-  const title = findDescendant(root, (el) => el.localName === 'h1');
-  if (!title) return found;
-  let done = false;
-  const visit = (node: Node): void => {
-    for (let child = node.firstChild; child && !done; child = child.nextSibling) {
-      if (child === title) done = true;
-      else if (child.nodeType === 1) visit(child);
-      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
-        const block = textBlock(child, root, stats);
-        if (found.has(block)) continue;
-        const s = stats.get(block)!;
-        if (block !== root && s.inline === s.text && s.text <= EDGE_LINE) found.add(block);
-        else done = true;
-      }
-    }
-  };
-  visit(root);
-  return found;
-}
-
-/** Characters at most of a line judged by its wording. */
-const WORDED_LINE = 150;
-
-/** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
-const FURNITURE_LINE = [
-  // Picture credits and sources: "Foto: dpa", "Titelbild: ...", "© AFP".
-  /^(?:fotos?|bild(?:er)?|titelbild|beitragsbild|bildquelle|quelle|photos?|image|credits?|fuente|źródło|crédits?|copyright|©)\s*[:©|]/iu,
-  // Author boxes: "Über den Autor", "About the author", "Von:".
-  /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
-  // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
-  /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
-  // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
-  /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
-  /\baffiliate[- ]links?\b/iu,
-  // Site credits: "Powered by Nikola".
-  /^powered by\b/iu,
-  // Bylines and datelines: "Von: Götz Warnke", "By Tom Pyman", "Publiziert: 03.04.2020, 12:35".
-  /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
-  /^by\s+\p{Lu}[^.!?:]{0,40}$/u,
-  /^(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
-  // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
-  /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
-  // Comment and related-story headings, whole lines.
-  /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
-];
-
-/** Words of subscription, app and social prompts anywhere in a short line with little prose. */
-const PROMPT_LINE =
-  /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
-/** Commas from which a short line with prompt words is prose that mentions them. */
-const PROMPT_COMMAS = 3;
-
-/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE). */
-function collectWorded(root: Element, stats: StatsMap): Set<Element> {
-  const found = new Set<Element>();
-  walkElements(root, (el) => {
-    const s = stats.get(el);
-    if (!s || el === root || s.text === 0) return true;
-    if (s.inline !== s.text) return true;
-    if (s.text <= WORDED_LINE && el.localName !== 'h1') {
-      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-      if (FURNITURE_LINE.some((re) => re.test(text)) || (s.commas < PROMPT_COMMAS && PROMPT_LINE.test(text))) found.add(el);
-    }
-    return false;
-  });
-  return found;
 }
 
 /**
