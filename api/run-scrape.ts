@@ -54,7 +54,7 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest, auth: AuthSta
   checkScrapeRequest(req, timeoutMs, safetyOptionsFrom(config), config);
   const owner = historyOwner(auth);
   const { url, timeout: _t, ...options } = req;
-  const cache = cachePlan(req, auth);
+  const cache = cachePlan(url, options, auth);
   if (cache.read) {
     const hit = await readCachedPage(deps.prisma, cache.key, { maxAge: options.maxAge || undefined, minAge: options.minAge }, auth.apiKeyId);
     if (hit) return answerFromCache(deps, hit, req, owner);
@@ -75,8 +75,7 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest, auth: AuthSta
 }
 
 /** Whether this scrape reads the page cache (maxAge or minAge asked for it) and whether its result goes in (storeInCache), under which key. */
-function cachePlan(req: ScrapeRequest, auth: AuthState): { read: boolean; write: boolean; key: string } {
-  const { url, timeout: _t, ...options } = req;
+function cachePlan(url: string, options: PageOptions, auth: AuthState): { read: boolean; write: boolean; key: string } {
   if (uncacheable(options)) return { read: false, write: false, key: '' };
   const scope = auth.payer ? `payer:${auth.payer}` : auth.accountId ? `account:${auth.accountId}` : `key:${auth.apiKeyId}`;
   return { read: (options.maxAge ?? 0) > 0 || options.minAge !== undefined, write: options.storeInCache !== false, key: cacheKey(scope, normalizeTargetUrl(url).href, options) };

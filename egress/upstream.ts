@@ -13,16 +13,16 @@ export async function tunnelThrough(member: ProxyMember, address: string, port: 
   const { url } = member;
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
   if (url.protocol === 'socks5:') {
     const { socket } = await SocksClient.createConnection({
-      proxy: { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), type: 5, ...(user ? { userId: user, password } : {}) },
+      proxy: { host, port: Number(url.port), type: 5, ...(user ? { userId: user, password } : {}) },
       destination: { host: address, port },
       command: 'connect',
       timeout: timeoutMs,
     });
     return socket;
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
   const socket: Socket = url.protocol === 'https:' ? tlsConnect({ host, port: Number(url.port), servername: host }) : netConnect({ host, port: Number(url.port) });
   const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
   const auth = user ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${password}`).toString('base64')}\r\n` : '';
