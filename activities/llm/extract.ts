@@ -1,18 +1,12 @@
 /**
- * Structured extraction through a chat-completions endpoint (LLM_BASE_URL + /chat/completions).
- * The model is asked for JSON matching the caller's schema; the answer is validated with ajv and,
- * when it does not match, asked for once more with the validation errors. The only adapter that
- * talks to an LLM, and the one outbound call the URL safety policy does not cover: the operator
- * chose this endpoint.
+ * Structured extraction through the chat-completions endpoint (./chat.ts). The model is asked for
+ * JSON matching the caller's schema; the answer is validated with ajv and, when it does not match,
+ * asked for once more with the validation errors.
  */
-import { request } from 'undici';
 import { compileExtractionSchema, schemaErrorsText } from '../../core/llm-schema.js';
+import { chatJson, ExtractionError, type ChatMessage, type LlmSettings, type TokenCount } from './chat.js';
 
-export interface LlmSettings {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-}
+export { ExtractionError, type LlmSettings, type TokenCount } from './chat.js';
 
 export interface ExtractRequest {
   markdown: string;
@@ -21,13 +15,8 @@ export interface ExtractRequest {
   systemPrompt?: string;
   prompt?: string;
   signal: AbortSignal;
-}
-
-export class ExtractionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExtractionError';
-  }
+  /** Counts the tokens the calls use. */
+  tokens?: TokenCount;
 }
 
 /** Pages longer than this are cut before being sent (about 25k tokens). */
@@ -36,35 +25,6 @@ export const MAX_PAGE_CHARS = 100_000;
 const DEFAULT_SYSTEM_PROMPT =
   'You extract structured data from web pages. Answer with one JSON object only, no prose and no code fences. ' +
   'Use only facts present in the page; use null where the page does not say.';
-
-
-interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-async function complete(settings: LlmSettings, messages: ChatMessage[], schema: Record<string, unknown> | undefined, signal: AbortSignal): Promise<string> {
-  const url = settings.baseUrl.replace(/\/+$/, '') + '/chat/completions';
-  const body = {
-    model: settings.model,
-    messages,
-    temperature: 0,
-    response_format: schema ? { type: 'json_schema', json_schema: { name: 'extraction', schema, strict: false } } : { type: 'json_object' },
-  };
-  const res = await request(url, {
-    method: 'POST',
-    signal,
-    headers: { 'content-type': 'application/json', ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) },
-    body: JSON.stringify(body),
-  }).catch((err: Error) => {
-    throw new ExtractionError(`LLM endpoint unreachable: ${err.message}`);
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new ExtractionError(`LLM endpoint answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-  const content = (JSON.parse(text) as { choices?: { message?: { content?: string | null } }[] }).choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new ExtractionError('LLM answer had no message content');
-  return content;
-}
 
 function parseJson(content: string): unknown {
   // Some models wrap JSON in a code fence despite being asked not to.
@@ -86,7 +46,7 @@ export async function extractWithLlm(settings: LlmSettings, req: ExtractRequest)
   ];
   let problem = '';
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const content = await complete(settings, messages, req.schema, req.signal);
+    const content = await chatJson(settings, messages, req.schema, req.signal, req.tokens);
     let value: unknown;
     try {
       value = parseJson(content);
