@@ -48,7 +48,7 @@ function register(router: Router<AppState>, route: RouteSpec, limiter: RateLimit
   router[route.method](route.path, ...body, async (ctx) => {
     const c = ctx as unknown as AppContext;
     // A caller with an Authorization header is an API-key caller (never asked to pay); without one, x402 may pay.
-    const payment = x402 && route.paidAs && !ctx.get('authorization') ? await acceptPayment(c, x402, route.paidAs) : undefined;
+    const payment = x402 && route.paidAs && !ctx.get('authorization') ? await acceptPayment(c, x402, { operation: route.paidAs, units: route.units?.(ctx.request.body) ?? 1 }) : undefined;
     if (payment) c.state.auth = { payer: payment.payer };
     else if (route.auth === 'apiKey') await authenticate(c);
     c.state.payment = payment;

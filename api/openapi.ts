@@ -83,7 +83,8 @@ const paymentRefusals = [
 function addPayment(route: RouteSpec, op: Record<string, unknown>, responses: Record<string, Record<string, unknown>>, x402: X402Settings): void {
   const price = x402.prices[route.paidAs!];
   op.security = [{ bearerAuth: [] }, { x402: [] }];
-  op.description = `${(op.description as string | undefined) ?? ''}\n\nWithout an API key, pay ${price} per request with x402 (PAYMENT-SIGNATURE header).`.trim();
+  const per = route.units ? `${price} per unit (a search: 1 unit, or 1 + limit when it scrapes its results; the 402 names the total)` : `${price} per request`;
+  op.description = `${(op.description as string | undefined) ?? ''}\n\nWithout an API key, pay ${per} with x402 (PAYMENT-SIGNATURE header).`.trim();
   const ok = responses[200]!;
   ok.headers = { ...(ok.headers as object | undefined), 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } };
   responses[402] = {

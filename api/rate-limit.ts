@@ -190,12 +190,14 @@ export class RateLimiter {
   }
 
   /**
-   * Count one request of `subject` (`key:<api key id>`, or later `payer:<address>`) against a limit.
-   * Undefined when that limit is off. Never throws because of Redis.
+   * Count a request of `subject` (`account:<id>`, `payer:<address>`) against a limit, as `units`
+   * requests (at most the whole bucket, so it can always pass once the bucket is full). Undefined
+   * when that limit is off. Never throws because of Redis.
    */
-  async check(name: RateLimitName, subject: string): Promise<RateLimitDecision | undefined> {
-    const policy = this.policies.get(name);
-    if (!policy) return undefined;
+  async check(name: RateLimitName, subject: string, units = 1): Promise<RateLimitDecision | undefined> {
+    const base = this.policies.get(name);
+    if (!base) return undefined;
+    const policy = units === 1 ? base : { ...base, intervalUs: base.intervalUs * Math.min(Math.max(1, Math.floor(units)), base.limit) };
     const key = `ratelimit:${name}:${subject}`;
     const { redis } = this.options;
     if (await this.redisUsable()) {

@@ -51,6 +51,12 @@ interface RouteBase {
   rateLimit?: RateLimitName;
   /** With x402 on, a caller without an API key may pay for this route as this operation (its price variable). */
   paidAs?: PaidOperation;
+  /**
+   * How many requests of its rate limit, and of its `paidAs` price, one request counts as, read from
+   * the raw body before validation (so it must not trust it); default 1. A search that scrapes its
+   * results: 1 + limit.
+   */
+  units?: (body: unknown) => number;
   /** Credits a successful request costs by itself, shown in the dashboard's activity log (a scrape's page, a map). */
   credits?: number;
   /** Starts billed work (pages): with billing on, an account without credits gets 402 insufficient_credits. */

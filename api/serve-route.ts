@@ -27,7 +27,7 @@ function logged(ctx: AppContext, route: RouteSpec, status: number, started: numb
 export async function serveRoute(ctx: AppContext, route: RouteSpec, limiter: RateLimiter, billing: BillingSettings | undefined, input: RouteInput): Promise<void> {
   const started = performance.now();
   try {
-    if (route.rateLimit) await enforceRateLimit(ctx, limiter, route.rateLimit);
+    if (route.rateLimit) await enforceRateLimit(ctx, limiter, route.rateLimit, route.units?.(input.body) ?? 1);
     const body = route.body ? validateInput('body', route.body, input.body ?? {}) : undefined;
     const query = route.query ? validateInput('query', route.query, input.query) : undefined;
     const params = route.params ? validateInput('params', route.params, input.params) : undefined;

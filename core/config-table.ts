@@ -199,6 +199,11 @@ export const settings = {
   LLM_BASE_URL: { schema: httpUrl, doc: 'Chat-completions compatible endpoint base (e.g. `https://api.openai.com/v1`). Without it extraction is skipped.' },
   LLM_API_KEY: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Key for LLM_BASE_URL.' },
   LLM_MODEL: { schema: { type: 'string', minLength: 1 }, doc: 'Model name sent to LLM_BASE_URL.' },
+  SEARXNG_ENDPOINT: { schema: httpUrl, doc: 'A SearXNG instance (its base URL, `json` in its search.formats) for POST /v1|v2/search and web search in extract jobs. Takes precedence over SERPER_API_KEY.' },
+  SEARXNG_ENGINES: { schema: { type: 'string', minLength: 1 }, doc: 'Comma-separated SearXNG engines for web results (e.g. `google,bing`); default: the instance\'s own.' },
+  SEARXNG_CATEGORIES: { schema: { type: 'string', minLength: 1 }, doc: 'Comma-separated SearXNG categories for web results; default `general`. News and images use SearXNG\'s `news` and `images`.' },
+  SERPER_API_KEY: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Serper (Google results) key: the search provider when SEARXNG_ENDPOINT is not set.' },
+  SERPER_BASE_URL: { schema: httpUrl, default: 'https://google.serper.dev', doc: 'Serper\'s API base URL (a proxy, or a local stand-in in tests).' },
   WEBHOOK_SIGNING_SECRET: {
     schema: { type: 'string', minLength: 16 },
     requiredBy: ['api', 'worker'],

@@ -132,6 +132,13 @@ export class ScrapeFailedError extends ApiError {
   }
 }
 
+/** The search provider could not be asked or answered with an error (README "Search"). */
+export class SearchFailedError extends ApiError {
+  constructor(message: string) {
+    super(502, 'search_failed', message);
+  }
+}
+
 /** `minAge`: the page cache has no copy old enough (README "Page cache"). */
 export class NoCachedDataError extends ApiError {
   constructor(minAge: number) {

@@ -18,6 +18,22 @@ export const SETTLEMENT_MARGIN_MS = 12_000;
 export const paidOperations = ['scrape', 'crawl', 'batchScrape', 'crawlStatus', 'cancel', 'map'] as const;
 export type PaidOperation = (typeof paidOperations)[number];
 
+/** What one request pays: `units` times its operation's price (a search that scrapes its results: 1 + limit scrapes). */
+export interface Charge {
+  operation: PaidOperation;
+  units: number;
+}
+
+/** `$0.001` × 3 → `$0.003`, exact to USDC's 6 decimals. */
+export function priceOf(prices: Record<PaidOperation, string>, charge: Charge): string {
+  const price = prices[charge.operation];
+  if (charge.units === 1) return price;
+  const [whole, fraction = ''] = price.replace(/^\$/, '').split('.');
+  const micros = (BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0'))) * BigInt(charge.units);
+  const text = `${micros / 1_000_000n}.${String(micros % 1_000_000n).padStart(6, '0')}`.replace(/\.?0+$/, '');
+  return `$${text}`;
+}
+
 const priceVariables = {
   scrape: 'X402_SCRAPE_PRICE',
   crawl: 'X402_CRAWL_PRICE',

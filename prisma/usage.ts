@@ -26,3 +26,12 @@ export async function meterCrawlPages(tx: Tx, crawlId: string, pages: number): P
     ${meteringCtes(pages)}
     SELECT 1`;
 }
+
+/** Count `pages` for the account of an API key: work the API does itself (a search). */
+export async function meterKeyPages(db: Pick<Tx, '$executeRaw'>, apiKeyId: string, pages: number): Promise<void> {
+  if (pages <= 0) return;
+  await db.$executeRaw`
+    WITH owner AS (SELECT account_id FROM api_key WHERE id = ${apiKeyId}),
+    ${meteringCtes(pages)}
+    SELECT 1`;
+}

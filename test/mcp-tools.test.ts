@@ -16,7 +16,7 @@ let mcp: McpServer;
 
 beforeAll(async () => {
   sites = await startSdkSites();
-  stack = await startTestStack(sites.llmEnv);
+  stack = await startTestStack({ ...sites.llmEnv, ...sites.searchEnv });
   mcp = await startMcpServer(stack);
 });
 afterAll(async () => {
@@ -79,6 +79,21 @@ describe('the official MCP server’s scrape, map and crawl tools', () => {
     const res = await tool('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['summary'] });
     expect(res.isError).toBe(true);
     expect(res.text).toContain('the "summary" format is not offered by this server');
+  });
+
+  it('firecrawl_search answers web results, and scraped ones with scrapeOptions', async () => {
+    const base = sites.pages.url;
+    // The tool passes the server's answer on whole.
+    const plain = await tool<{ success: boolean; data: { web: Record<string, unknown>[] }; creditsUsed: number }>('firecrawl_search', { query: 'sdk contract', limit: 2 });
+    expect(plain.isError, plain.text).toBe(false);
+    expect(plain.data.creditsUsed).toBe(1);
+    expect(plain.data.data.web).toEqual([
+      { url: `${base}/contract`, title: 'SDK contract', description: 'The page the SDK tests scrape.', position: 1 },
+      { url: `${base}/docs/a`, title: 'Docs A', description: 'The first docs page.', position: 2 },
+    ]);
+    const scraped = await tool<{ data: { web: Doc[] } }>('firecrawl_search', { query: 'sdk contract', limit: 1, scrapeOptions: { formats: ['markdown'] } });
+    expect(scraped.isError, scraped.text).toBe(false);
+    expect(scraped.data.data.web[0]!.markdown).toBe(`# SDK contract\n\nHello from [page b](${base}/docs/b).`);
   });
 
   it('firecrawl_map lists a site’s URLs as link objects; sitemap "only" lists the sitemap', async () => {

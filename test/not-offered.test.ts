@@ -12,7 +12,6 @@ afterAll(() => api?.close());
 
 describe('operations not offered here', () => {
   it.each([
-    ['POST', '/v1/search', 'Web search is not offered by this server: it needs a search engine'],
     ['POST', '/v1/extract', 'Extract jobs is not offered by this server'],
     ['GET', '/v1/extract/abc', 'Extract jobs is not offered by this server'],
     ['POST', '/v1/deep-research', 'Deep research is not offered by this server'],
@@ -35,13 +34,13 @@ describe('operations not offered here', () => {
     expect(body.success).toBe(false);
     expect(body.code).toBe('not_supported');
     expect(body.error.startsWith(message)).toBe(true);
-    expect(body.error).toContain('This server offers scrape, crawl, batch scrape and map.');
+    expect(body.error).toContain('This server offers scrape, crawl, batch scrape, map and search.');
   });
 });
 
 describe('v2 operations not offered here', () => {
   it.each([
-    ['POST', '/v2/search', 'Web search is not offered by this server: it needs a search engine'],
+    ['POST', '/v2/search/gov', 'Government search is not offered by this server: it needs a hosted index'],
     ['POST', '/v2/extract', 'Extract jobs is not offered by this server'],
     ['POST', '/v2/agent', 'The agent is not offered by this server: it needs the hosted agent'],
     ['GET', '/v2/agent/abc/snapshots/def', 'The agent is not offered by this server'],
@@ -57,7 +56,7 @@ describe('v2 operations not offered here', () => {
     const body = (await res.json()) as { success: boolean; code: string; error: string };
     expect(body).toEqual({ success: false, code: 'not_supported', error: expect.stringContaining(message) });
     expect(body.error.startsWith(message)).toBe(true);
-    expect(body.error.endsWith('This server offers scrape, crawl, batch scrape and map.')).toBe(true);
+    expect(body.error.endsWith('This server offers scrape, crawl, batch scrape, map and search.')).toBe(true);
   });
 
   it('answers a multipart upload to POST /v2/parse (the SDKs’ file parsing) with 501, not 415', async () => {
@@ -82,7 +81,7 @@ describe('v2 operations not offered here', () => {
     const { key } = await createKey(api.deps.prisma, 'not-offered', TEST_PEPPER);
     const res = await fetch(`${api.url}/v2/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ alexandria: [{ provider: 'firecrawl', capability: 'find-tools' }] }) });
     expect(res.status).toBe(501);
-    expect(((await res.json()) as { error: string }).error).toBe('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape and map.');
+    expect(((await res.json()) as { error: string }).error).toBe('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape, map and search.');
   });
 });
 

@@ -162,12 +162,14 @@ describe('rate limits on one Redis', () => {
       'POST /v1/crawl',
       'POST /v1/map',
       'POST /v1/scrape',
+      'POST /v1/search',
       'POST /v2/batch/scrape',
       'POST /v2/crawl',
       'POST /v2/map',
       'POST /v2/monitor',
       'POST /v2/monitor/{id}/run',
       'POST /v2/scrape',
+      'POST /v2/search',
     ]);
     expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['429']!.headers!)).toEqual(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     expect(Object.keys(doc.paths['/v1/scrape']!.post!.responses['200']!.headers!)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);

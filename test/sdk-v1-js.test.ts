@@ -16,7 +16,7 @@ let app: FirecrawlAppV1;
 
 beforeAll(async () => {
   sites = await startSdkSites();
-  stack = await startTestStack(sites.llmEnv);
+  stack = await startTestStack({ ...sites.llmEnv, ...sites.searchEnv });
   app = new FirecrawlAppV1({ apiKey: stack.key, apiUrl: stack.api.url });
 });
 afterAll(async () => {
@@ -176,5 +176,28 @@ describe('FirecrawlAppV1 batch scrapes', () => {
     expect(all.data).toHaveLength(TREE_PAGES);
     expect(sourceUrls(all.data)).toEqual(treeUrls(sites.tree.url));
     expect(await app.checkBatchScrapeErrors(id)).toEqual({ errors: [binaryError(`${sites.pages.url}/binary`)], robotsBlocked: [] });
+  });
+});
+
+describe('FirecrawlAppV1.search', () => {
+  it('lists the web results with its default arguments, and scrapes them with scrapeOptions formats', async () => {
+    const base = sites.pages.url;
+    // The SDK reads params.origin, so it needs a params object.
+    const plain = succeeded(await app.search('sdk contract', {}));
+    expect(plain).toEqual({
+      success: true,
+      data: [
+        { url: `${base}/contract`, title: 'SDK contract', description: 'The page the SDK tests scrape.', position: 1 },
+        { url: `${base}/docs/a`, title: 'Docs A', description: 'The first docs page.', position: 2 },
+      ],
+      warning: undefined,
+    });
+    // The SDK sends lang "en" and country "us" by default.
+    expect(Object.fromEntries(sites.searxng.searches.at(-1)!)).toMatchObject({ q: 'sdk contract', language: 'en-US', format: 'json' });
+    // v1: onlyMainContent is off unless asked for.
+    const scraped = succeeded(await app.search('sdk contract', { limit: 1, scrapeOptions: { formats: ['markdown'], onlyMainContent: true } }));
+    expect(scraped.data).toEqual([
+      expect.objectContaining({ url: `${base}/contract`, title: 'SDK contract', markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ sourceURL: `${base}/contract`, statusCode: 200 }) }),
+    ]);
   });
 });

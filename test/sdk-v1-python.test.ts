@@ -18,7 +18,7 @@ let py: PythonSdk;
 
 beforeAll(async () => {
   sites = await startSdkSites();
-  stack = await startTestStack(sites.llmEnv);
+  stack = await startTestStack({ ...sites.llmEnv, ...sites.searchEnv });
   py = await pythonSdk(stack.api.url, stack.key, 'V1FirecrawlApp');
 });
 afterAll(async () => {
@@ -160,5 +160,23 @@ describe('AsyncV1FirecrawlApp (aiohttp)', () => {
       success: true,
       links: [`${base}/`, `${base}/docs/b`, `${base}/contract`, `${base}/docs/a`, `${base}/private/x`, `${base}/binary`],
     });
+  });
+});
+
+describe('V1FirecrawlApp.search', () => {
+  it('lists the web results, and scrapes them with scrape_options formats', async () => {
+    const base = sites.pages.url;
+    const plain = await py.call<{ success: boolean; data: Doc[] }>('search', ['sdk contract'], { limit: 2 });
+    expect(plain).toEqual({
+      success: true,
+      data: [
+        { url: `${base}/contract`, title: 'SDK contract', description: 'The page the SDK tests scrape.', position: 1 },
+        { url: `${base}/docs/a`, title: 'Docs A', description: 'The first docs page.', position: 2 },
+      ],
+    });
+    const scraped = await py.call<{ success: boolean; data: Doc[] }>('search', ['sdk contract'], { limit: 1, scrape_options: { formats: ['markdown'], onlyMainContent: true } });
+    expect(scraped.data).toEqual([
+      expect.objectContaining({ url: `${base}/contract`, title: 'SDK contract', markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ sourceURL: `${base}/contract`, statusCode: 200 }) }),
+    ]);
   });
 });

@@ -16,7 +16,7 @@ let app: Firecrawl;
 
 beforeAll(async () => {
   sites = await startSdkSites();
-  stack = await startTestStack(sites.llmEnv);
+  stack = await startTestStack({ ...sites.llmEnv, ...sites.searchEnv });
   app = new Firecrawl({ apiKey: stack.key, apiUrl: stack.api.url });
 });
 afterAll(async () => {
@@ -205,13 +205,29 @@ describe('Firecrawl batch scrapes (v2)', () => {
   });
 });
 
+describe('Firecrawl.search (v2)', () => {
+  it('answers web and news results, and with scrapeOptions scraped documents', async () => {
+    const base = sites.pages.url;
+    const plain = await app.search('sdk contract', { sources: ['web', 'news'], limit: 1 });
+    expect({ web: plain.web, news: plain.news }).toEqual({
+      web: [{ url: `${base}/contract`, title: 'SDK contract', description: 'The page the SDK tests scrape.', position: 1 }],
+      news: [{ url: `${base}/docs/b`, title: 'Docs B news', snippet: 'News about docs.', date: '2026-11-20T08:00:00', position: 1 }],
+    });
+    const scraped = await app.search('sdk contract', { limit: 2, scrapeOptions: { formats: ['markdown'] } });
+    expect(scraped.web).toEqual([
+      expect.objectContaining({ url: `${base}/contract`, title: 'SDK contract', position: 1, markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ sourceURL: `${base}/contract`, statusCode: 200 }) }),
+      expect.objectContaining({ url: `${base}/docs/a`, title: 'Docs A', position: 2, markdown: expect.stringContaining('Docs A') }),
+    ]);
+  });
+});
+
 describe('what this server does not offer, through the SDK', () => {
-  it('search, extract and agent get 501 not_supported with a message saying so', async () => {
-    for (const call of [app.search('anything'), app.extract({ urls: [`${sites.pages.url}/contract`], prompt: 'x' }), app.startAgent({ prompt: 'x' })]) {
+  it('extract and agent get 501 not_supported with a message saying so', async () => {
+    for (const call of [app.extract({ urls: [`${sites.pages.url}/contract`], prompt: 'x' }), app.startAgent({ prompt: 'x' })]) {
       const err = await sdkError(call as Promise<unknown>);
       expect(err.status).toBe(501);
       expect(err.code).toBe('not_supported');
-      expect(err.message).toMatch(/ is not offered by this server: .*This server offers scrape, crawl, batch scrape and map\.$/);
+      expect(err.message).toMatch(/ is not offered by this server: .*This server offers scrape, crawl, batch scrape, map and search\.$/);
     }
   });
 });

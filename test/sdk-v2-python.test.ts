@@ -21,7 +21,7 @@ let py: PythonSdk;
 
 beforeAll(async () => {
   sites = await startSdkSites();
-  stack = await startTestStack(sites.llmEnv);
+  stack = await startTestStack({ ...sites.llmEnv, ...sites.searchEnv });
   py = await pythonSdk(stack.api.url, stack.key, 'Firecrawl');
 });
 afterAll(async () => {
@@ -51,7 +51,7 @@ const docAt = (docs: Doc[], url: string) => docs.find((d) => d.metadata.source_u
 /** One page of status (no auto-paging) until the job has ended. */
 const ended = (method: 'get_crawl_status' | 'get_batch_scrape_status', id: string, sdk = py) =>
   pollUntil(() => sdk.call<Job>(method, [id], { pagination_config: { auto_paginate: false } }), (s) => s.status !== 'scraping', `${method}(${id}) ended`);
-const notOffered = /^[^:]+ is not offered by this server: .*This server offers scrape, crawl, batch scrape and map\.$/;
+const notOffered = /^[^:]+ is not offered by this server: .*This server offers scrape, crawl, batch scrape, map and search\.$/;
 
 describe('Firecrawl.scrape (v2)', () => {
   it('returns markdown, html, raw_html and links, with the metadata; only_main_content is on by default', async () => {
@@ -258,10 +258,24 @@ describe('Firecrawl batch scrapes (v2)', () => {
   });
 });
 
+describe('Firecrawl.search (v2)', () => {
+  it('answers web and news results, and with scrape_options scraped documents', async () => {
+    const base = sites.pages.url;
+    const plain = await py.call('search', ['sdk contract'], { sources: ['web', 'news'], limit: 1 });
+    expect(plain).toEqual({
+      web: [{ url: `${base}/contract`, title: 'SDK contract', description: 'The page the SDK tests scrape.', position: 1 }],
+      news: [{ url: `${base}/docs/b`, title: 'Docs B news', snippet: 'News about docs.', date: '2026-11-20T08:00:00', position: 1 }],
+    });
+    const scraped = await py.call<{ web: Doc[] }>('search', ['sdk contract'], { limit: 1, scrape_options: { formats: ['markdown'] } });
+    expect(scraped.web).toEqual([
+      expect.objectContaining({ markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ title: 'SDK contract', source_url: `${base}/contract`, status_code: 200 }) }),
+    ]);
+  });
+});
+
 describe('what this server does not offer, through the SDK', () => {
-  it('search, extract and start_agent raise FirecrawlError with status 501, not_supported and a message saying so', async () => {
+  it('extract and start_agent raise FirecrawlError with status 501, not_supported and a message saying so', async () => {
     const calls = [
-      ['search', () => py.call('search', ['anything'])],
       ['extract', () => py.call('extract', [[`${sites.pages.url}/contract`]], { prompt: 'x' })],
       ['agent', () => py.call('start_agent', [], { prompt: 'x' })],
     ] as const;

@@ -154,6 +154,11 @@ describe('x402: the 402', () => {
     expect(await amount('POST', '/v2/batch/scrape', { urls: [site.url, `${site.url}/a`] })).toBe('30000');
     expect(await amount('GET', '/v2/crawl/00000000-0000-0000-0000-000000000000')).toBe('1000');
     expect(await amount('DELETE', '/v2/batch/scrape/00000000-0000-0000-0000-000000000000')).toBe('10000');
+    // A search is a scrape; one that scrapes its results, a scrape plus one per result it may scrape.
+    expect(await amount('POST', '/v1/search', { query: 'x', scrapeOptions: { formats: [] } })).toBe('10000');
+    expect(await amount('POST', '/v1/search', { query: 'x', scrapeOptions: { formats: ['markdown'] } })).toBe('60000');
+    expect(await amount('POST', '/v2/search', { query: 'x', limit: 4, scrapeOptions: {} })).toBe('50000');
+    expect((await requirementsFor('POST', '/v2/search', { query: 'x', limit: 4, scrapeOptions: {} })).resource.description).toBe('Scrape one page, ×5');
   });
 
   it('keeps the operational endpoints free and exposes the payment headers to browsers', async () => {
@@ -452,6 +457,8 @@ describe('x402: the reference', () => {
       'POST /v2/crawl',
       'POST /v2/map',
       'POST /v2/scrape',
+      'POST /v1/search',
+      'POST /v2/search',
     ].sort());
     for (const [, op] of paid) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '402', '502', '503']));
     const ajv = new Ajv2020({ strict: false });

@@ -25,11 +25,12 @@ export function rateLimitSubject(auth: AuthState): RateLimitSubject {
   return auth.accountId ? { id: `account:${auth.accountId}`, label: 'account' } : { id: `key:${auth.apiKeyId}`, label: 'API key' };
 }
 
-export async function enforceRateLimit(ctx: AppContext, limiter: RateLimiter, name: RateLimitName): Promise<void> {
+/** `units`: how many requests this one counts as (a search that scrapes its results). */
+export async function enforceRateLimit(ctx: AppContext, limiter: RateLimiter, name: RateLimitName, units = 1): Promise<void> {
   const auth = ctx.state.auth;
   if (!auth) throw new Error(`Rate limit "${name}" needs an authenticated caller`);
   const subject = rateLimitSubject(auth);
-  const decision = await limiter.check(name, subject.id);
+  const decision = await limiter.check(name, subject.id, units);
   if (!decision) return;
   if (!decision.allowed) throw new RateLimitedError(rateLimitLabels[name], decision.limit, decision.retryAfterSeconds, decision.resetSeconds, subject.label);
   ctx.set({

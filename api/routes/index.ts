@@ -8,6 +8,7 @@ import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
+import { searchRoute, searchV2Route } from './search.js';
 import { v2Routes } from './v2.js';
 
 export const apiRoutes: readonly RouteSpec[] = [
@@ -19,7 +20,9 @@ export const apiRoutes: readonly RouteSpec[] = [
   startBatchScrapeRoute,
   ...jobRoutes('batch_scrape', 'v1'),
   mapRoute,
+  searchRoute,
   ...v2Routes,
+  searchV2Route,
   ...monitorRoutes,
   ...notOfferedRoutes,
 ];

@@ -8,8 +8,8 @@
 import { NotSupportedError } from '../../core/errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
-const offered = 'This server offers scrape, crawl, batch scrape and map.';
-const search = 'it needs a search engine, and this server has none';
+const offered = 'This server offers scrape, crawl, batch scrape, map and search.';
+const search = 'it needs a hosted index; POST /v2/search searches the web through the operator’s provider';
 const extractJobs = 'multi-page extraction jobs with web search are a hosted feature; use `extract` or `jsonOptions` on scrape, crawl or batch scrape (v2: a `{ "type": "json" }` format)';
 const agent = 'it needs the hosted agent';
 const credits = 'credit and token usage are hosted-account features; with billing on, the dashboard shows an account’s credits';
@@ -17,7 +17,6 @@ const browser = 'interactive browser sessions are a hosted feature; use waitFor 
 const llmstxt = 'it is a hosted feature; crawl the site with formats ["markdown"] instead';
 
 const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId: string; what: string; why: string }[] = [
-  { method: 'post', path: '/v1/search', operationId: 'search', what: 'Web search', why: search },
   { method: 'post', path: '/v1/extract', operationId: 'extractJob', what: 'Extract jobs', why: extractJobs },
   { method: 'get', path: '/v1/extract/:id', operationId: 'extractJobStatus', what: 'Extract jobs', why: extractJobs },
   { method: 'post', path: '/v1/deep-research', operationId: 'deepResearch', what: 'Deep research', why: 'it needs web search and an agent' },
@@ -30,7 +29,6 @@ const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId
   { method: 'get', path: '/v1/team/token-usage/historical', operationId: 'tokenUsageHistorical', what: 'Token usage', why: credits },
   { method: 'get', path: '/v1/team/queue-status', operationId: 'queueStatus', what: 'Queue status', why: 'jobs run on Temporal here: its UI shows them' },
   // v2: what the SDKs' default clients and the MCP server can call besides scrape, crawl, map, batch scrape and monitors.
-  { method: 'post', path: '/v2/search', operationId: 'searchV2', what: 'Web search', why: search },
   { method: 'post', path: '/v2/search/:id/feedback', operationId: 'searchFeedbackV2', what: 'Search feedback', why: search },
   { method: 'post', path: '/v2/search/developer', operationId: 'developerSearchV2', what: 'Developer search', why: search },
   { method: 'get', path: '/v2/search/developer', operationId: 'developerSearchGetV2', what: 'Developer search', why: search },

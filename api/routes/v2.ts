@@ -68,7 +68,7 @@ export const scrapeV2Route = defineRoute({
     503: { description: 'No worker can take the scrape right now. Retry after the Retry-After seconds.', schema: errorRef },
   },
   async handler(ctx, { body }) {
-    if (body.alexandria !== undefined) throw new NotSupportedError('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape and map.');
+    if (body.alexandria !== undefined) throw new NotSupportedError('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape, map and search.');
     const request = asV1<ScrapeRequest>(scrapeRequestSchema, scrapeFromV2(body));
     // The hosted v2 default: a copy up to CACHE_DEFAULT_MAX_AGE_MS old is good enough (README "Page cache").
     request.maxAge ??= ctx.state.deps.config.CACHE_DEFAULT_MAX_AGE_MS;

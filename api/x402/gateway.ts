@@ -13,7 +13,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { FacilitatorError, FacilitatorUnavailableError, PaymentRequiredError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
-import type { PaidOperation, X402Settings } from '../../core/x402-settings.js';
+import { priceOf, type Charge, type PaidOperation, type X402Settings } from '../../core/x402-settings.js';
 
 /** Request header with the client's signed payment, response headers of the 402 and of settlement. */
 export const PAYMENT_SIGNATURE = 'PAYMENT-SIGNATURE';
@@ -73,7 +73,7 @@ function authorizationOf(payload: PaymentPayload): Authorization | undefined {
 export class X402Gateway {
   private readonly server: x402ResourceServer;
   private ready?: Promise<void>;
-  private readonly requirements = new Map<PaidOperation, PaymentRequirements[]>();
+  private readonly requirements = new Map<string, PaymentRequirements[]>();
 
   constructor(
     readonly settings: X402Settings,
@@ -105,37 +105,39 @@ export class X402Gateway {
     await this.ready;
   }
 
-  /** What a payment for `operation` must look like: one exact-scheme option in USDC. */
-  async requirementsFor(operation: PaidOperation): Promise<PaymentRequirements[]> {
-    const cached = this.requirements.get(operation);
+  /** What a payment for `charge` must look like: one exact-scheme option in USDC. */
+  async requirementsFor(charge: Charge): Promise<PaymentRequirements[]> {
+    const key = `${charge.operation}×${charge.units}`;
+    const cached = this.requirements.get(key);
     if (cached) return cached;
     await this.initialize();
     const { payTo, network, maxTimeoutSeconds, prices } = this.settings;
     let built: PaymentRequirements[];
     try {
-      built = await this.server.buildPaymentRequirements({ scheme: 'exact', payTo, network, price: prices[operation], maxTimeoutSeconds });
+      built = await this.server.buildPaymentRequirements({ scheme: 'exact', payTo, network, price: priceOf(prices, charge), maxTimeoutSeconds });
     } catch (err) {
       // The facilitator does not support our network (or there is no default asset for it): an operator problem.
       throw new FacilitatorError(`Payments cannot be taken: ${(err as Error).message}`);
     }
-    this.requirements.set(operation, built);
+    this.requirements.set(key, built);
     return built;
   }
 
-  /** The 402 for `operation`: the PAYMENT-REQUIRED header, and its decoded form for the body. */
-  async paymentRequired(operation: PaidOperation, resourceUrl: string, code: PaymentRefusal, message: string, headers: Record<string, string> = {}): Promise<PaymentRequiredError> {
-    const accepts = await this.requirementsFor(operation);
-    const resource = { url: resourceUrl, description: descriptions[operation], mimeType: 'application/json' };
+  /** The 402 for `charge`: the PAYMENT-REQUIRED header, and its decoded form for the body. */
+  async paymentRequired(charge: Charge, resourceUrl: string, code: PaymentRefusal, message: string, headers: Record<string, string> = {}): Promise<PaymentRequiredError> {
+    const accepts = await this.requirementsFor(charge);
+    const description = charge.units === 1 ? descriptions[charge.operation] : `${descriptions[charge.operation]}, ×${charge.units}`;
+    const resource = { url: resourceUrl, description, mimeType: 'application/json' };
     const required = await this.server.createPaymentRequiredResponse(accepts, resource, code === 'payment_required' ? 'Payment required' : message);
     return new PaymentRequiredError(code, message, { [PAYMENT_REQUIRED]: encodePaymentRequiredHeader(required), 'Cache-Control': 'no-store', ...headers }, required);
   }
 
   /**
-   * Check a PAYMENT-SIGNATURE header for `operation` without the facilitator: decodes, matches our
+   * Check a PAYMENT-SIGNATURE header for `charge` without the facilitator: decodes, matches our
    * requirements, and has an EIP-3009 authorization. Refusals are 402 `payment_invalid`.
    */
-  async decode(operation: PaidOperation, header: string, resourceUrl: string): Promise<VerifiedPayment> {
-    const refuse = (message: string) => this.paymentRequired(operation, resourceUrl, 'payment_invalid', message);
+  async decode(charge: Charge, header: string, resourceUrl: string): Promise<VerifiedPayment> {
+    const refuse = (message: string) => this.paymentRequired(charge, resourceUrl, 'payment_invalid', message);
     let payload: PaymentPayload;
     try {
       payload = decodePaymentSignatureHeader(header);
@@ -143,7 +145,7 @@ export class X402Gateway {
       throw await refuse(`${PAYMENT_SIGNATURE} is not a base64-encoded JSON payment payload.`);
     }
     if (payload?.x402Version !== 2) throw await refuse(`Only x402 protocol version 2 is accepted (the payload says ${JSON.stringify(payload?.x402Version)}).`);
-    const accepts = await this.requirementsFor(operation);
+    const accepts = await this.requirementsFor(charge);
     // Version 2 (checked above), so matching cannot throw for an unsupported version.
     const requirements = this.server.findMatchingRequirements(accepts, payload);
     if (!requirements) throw await refuse('The payment does not match what this operation accepts (scheme, network, asset, amount, recipient or validity window differ); pay what the PAYMENT-REQUIRED header of a request without payment asks.');
@@ -153,7 +155,7 @@ export class X402Gateway {
   }
 
   /** Ask the facilitator whether the payment is good. Refusals are 402 `payment_invalid` naming its reason. */
-  async verify(operation: PaidOperation, payment: VerifiedPayment, resourceUrl: string): Promise<void> {
+  async verify(charge: Charge, payment: VerifiedPayment, resourceUrl: string): Promise<void> {
     let result;
     try {
       result = await this.server.verifyPayment(payment.payload, payment.requirements);
@@ -163,7 +165,7 @@ export class X402Gateway {
       else throw facilitatorFailure('verify', err);
     }
     if (!result.isValid) {
-      throw await this.paymentRequired(operation, resourceUrl, 'payment_invalid', `The facilitator refused the payment: ${result.invalidReason ?? 'invalid'}${result.invalidMessage ? ` (${result.invalidMessage})` : ''}.`);
+      throw await this.paymentRequired(charge, resourceUrl, 'payment_invalid', `The facilitator refused the payment: ${result.invalidReason ?? 'invalid'}${result.invalidMessage ? ` (${result.invalidMessage})` : ''}.`);
     }
   }
 

@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SettleResponse } from '@x402/core/types';
 import { ApiError } from '../../core/errors.js';
-import { SETTLEMENT_MARGIN_MS, type PaidOperation } from '../../core/x402-settings.js';
+import { priceOf, SETTLEMENT_MARGIN_MS, type Charge } from '../../core/x402-settings.js';
 import { isUniqueViolation } from '../../prisma/client.js';
 import type { AppContext } from '../route.js';
 import { PAYMENT_SIGNATURE, type VerifiedPayment, type X402Gateway } from './gateway.js';
@@ -26,7 +26,7 @@ export class Payment {
   constructor(
     private readonly ctx: AppContext,
     private readonly gateway: X402Gateway,
-    readonly operation: PaidOperation,
+    readonly charge: Charge,
     readonly id: string,
     readonly payer: string,
     private readonly verified: VerifiedPayment,
@@ -54,7 +54,7 @@ export class Payment {
     if (!result.success) {
       await this.mark('settle_failed', { error: result.errorReason ?? 'unknown' });
       const message = `The payment could not be settled (${result.errorReason ?? 'unknown reason'}), so the result is withheld and nothing was charged. Pay again with a new authorization.`;
-      throw await this.gateway.paymentRequired(this.operation, this.resourceUrl, 'payment_settlement_failed', message, this.gateway.responseHeader(result));
+      throw await this.gateway.paymentRequired(this.charge, this.resourceUrl, 'payment_settlement_failed', message, this.gateway.responseHeader(result));
     }
     // Paid: the caller gets the result even if the ledger cannot be updated right now.
     await this.mark('settled', { transaction: result.transaction, settledAt: new Date() }).catch((err: unknown) => {
@@ -79,27 +79,27 @@ export class Payment {
  * Accept the request's payment for `operation`, or throw the answer: 402 without or with a bad
  * payment, 503/502 when the facilitator cannot be asked. Nothing runs before this returns.
  */
-export async function acceptPayment(ctx: AppContext, gateway: X402Gateway, operation: PaidOperation): Promise<Payment> {
+export async function acceptPayment(ctx: AppContext, gateway: X402Gateway, charge: Charge): Promise<Payment> {
   const { prisma, config } = ctx.state.deps;
   const resourceUrl = `${config.AUTH_URL.replace(/\/+$/, '')}${ctx.path}`;
   const header = ctx.get(PAYMENT_SIGNATURE);
   if (!header) {
-    throw await gateway.paymentRequired(operation, resourceUrl, 'payment_required', `Payment required: send "Authorization: Bearer <API_KEY>", or pay ${gateway.settings.prices[operation]} with x402 (the PAYMENT-REQUIRED header says how; clients such as @x402/fetch do it for you).`);
+    throw await gateway.paymentRequired(charge, resourceUrl, 'payment_required', `Payment required: send "Authorization: Bearer <API_KEY>", or pay ${priceOf(gateway.settings.prices, charge)} with x402 (the PAYMENT-REQUIRED header says how; clients such as @x402/fetch do it for you).`);
   }
-  const verified = await gateway.decode(operation, header, resourceUrl);
+  const verified = await gateway.decode(charge, header, resourceUrl);
   const payer = verified.authorization.from.toLowerCase();
   const nonce = verified.authorization.nonce.toLowerCase();
-  const replay = () => gateway.paymentRequired(operation, resourceUrl, 'payment_invalid', 'This payment authorization was already used; each one pays for one request. Sign a new one.');
+  const replay = () => gateway.paymentRequired(charge, resourceUrl, 'payment_invalid', 'This payment authorization was already used; each one pays for one request. Sign a new one.');
   // Cheap refusal of a known replay before asking the facilitator; the unique index below is the guarantee.
   if (await prisma.x402Payment.findUnique({ where: { payer_nonce: { payer, nonce } }, select: { id: true } })) throw await replay();
-  await gateway.verify(operation, verified, resourceUrl);
+  await gateway.verify(charge, verified, resourceUrl);
   const id = randomUUID();
   const { requirements } = verified;
   try {
-    await prisma.x402Payment.create({ data: { id, payer, nonce, network: requirements.network, asset: requirements.asset, amount: requirements.amount, operation } });
+    await prisma.x402Payment.create({ data: { id, payer, nonce, network: requirements.network, asset: requirements.asset, amount: requirements.amount, operation: charge.operation } });
   } catch (err) {
     if (isUniqueViolation(err)) throw await replay();
     throw err;
   }
-  return new Payment(ctx, gateway, operation, id, payer, verified, resourceUrl);
+  return new Payment(ctx, gateway, charge, id, payer, verified, resourceUrl);
 }

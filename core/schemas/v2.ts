@@ -11,6 +11,7 @@ import { crawlRequestSchema } from './crawl.js';
 import { mapRequestSchema } from './map.js';
 import { MAX_BATCH_URLS, batchScrapeRequestSchema } from './batch.js';
 import { ignored, pageOptionsProperties, pageTimeout, scrapeRequestSchema } from './scrape.js';
+import { searchRequestSchema } from './search.js';
 
 const refused = (description: string) => ({ description: `Not offered here: ${description} Leave it out (400 otherwise).` });
 
@@ -158,5 +159,30 @@ export const v2BatchScrapeRequestSchema = {
     appendToId: { type: 'string', maxLength: 100, ...refused('adding URLs to a running batch; start another batch.') },
   },
   required: ['urls'],
+  additionalProperties: false,
+} as const;
+
+const { sources: _sources, categories: _categories, scrapeOptions: _searchScrapeOptions, filter: _filter, lang: _lang, ...searchShared } = searchRequestSchema.properties;
+
+const { default: _noDefault, ...scrapeOptionsWithoutDefault } = v2ScrapeOptionsSchema;
+
+/** A source or category: a name, or an object with `type` (the SDKs send both). */
+const named = (names: readonly string[]) => ({ if: { type: 'string' }, then: { enum: names }, else: { type: 'object', properties: { type: { enum: names } }, required: ['type'] } }) as const;
+
+export const v2SearchRequestSchema = {
+  type: 'object',
+  properties: {
+    ...searchShared,
+    sources: { type: 'array', minItems: 1, maxItems: 4, items: named(['web', 'news', 'images', 'alexandria']), description: '`web` (default), `news`, `images`, as names or `{ type }` objects; `alexandria` (the hosted provider exchange) finds nothing here.' },
+    categories: { type: 'array', maxItems: 5, items: named(['github', 'research', 'pdf', 'developer', 'gov']), description: '`github` and `pdf` narrow web results; the hosted indexes (`research`, `developer`, `gov`) are not offered here (400).' },
+    scrapeOptions: { ...scrapeOptionsWithoutDefault, description: 'Scrape each web and news result with these options (as POST /v2/scrape; `maxAge` defaults to CACHE_DEFAULT_MAX_AGE_MS).' },
+    highlights: { type: 'boolean', ...ignored('no highlights here.') },
+    enterprise: { type: 'array', maxItems: 3, ...ignored('hosted feature.') },
+    threatProtection: { type: 'object', ...ignored('hosted feature.') },
+    domainTools: { type: 'boolean', ...ignored('hosted feature.') },
+    toolDetail: { enum: ['compact', 'summary', 'full'], ...ignored('hosted feature.') },
+    integration: { type: 'string', maxLength: 100, ...ignored('hosted-account bookkeeping.') },
+  },
+  required: ['query'],
   additionalProperties: false,
 } as const;

@@ -7,7 +7,7 @@
  */
 import { type ErrorDetail, invalidBody } from '../errors.js';
 import type { FromSchema } from 'json-schema-to-ts';
-import type { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeOptionsSchema, v2ScrapeRequestSchema } from '../schemas/v2.js';
+import type { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeOptionsSchema, v2ScrapeRequestSchema, v2SearchRequestSchema } from '../schemas/v2.js';
 import { FormatError, formatsFromV2, type V2Format } from './formats.js';
 
 export type V2ScrapeRequest = FromSchema<typeof v2ScrapeRequestSchema>;
@@ -15,6 +15,7 @@ export type V2ScrapeOptions = FromSchema<typeof v2ScrapeOptionsSchema>;
 export type V2CrawlRequest = FromSchema<typeof v2CrawlRequestSchema>;
 export type V2MapRequest = FromSchema<typeof v2MapRequestSchema>;
 export type V2BatchScrapeRequest = FromSchema<typeof v2BatchScrapeRequestSchema>;
+export type V2SearchRequest = FromSchema<typeof v2SearchRequestSchema>;
 
 /** Largest v1 maxDepth: v2 has no path-depth bound. */
 const NO_PATH_DEPTH_BOUND = 100;
@@ -93,4 +94,25 @@ export function batchFromV2(req: V2BatchScrapeRequest): Record<string, unknown> 
   const page = pageOptionsFromV2(options, '', details);
   if (details.length) fail(details);
   return { urls, ...(timeout !== undefined ? { timeout } : {}), ...(webhook !== undefined ? { webhook } : {}), ignoreInvalidURLs, ...(maxConcurrency !== undefined ? { maxConcurrency } : {}), ...page };
+}
+
+const typeOf = (item: unknown) => (typeof item === 'string' ? item : (item as { type: string }).type);
+
+/** POST /v2/search → the v1 search request: sources and categories as names (alexandria dropped), the hosted indexes refused, scrapeOptions as v1 page options (with formats: scraped). */
+export function searchFromV2(req: V2SearchRequest): Record<string, unknown> {
+  const { sources, categories, scrapeOptions, highlights: _h, enterprise: _e, threatProtection: _t, domainTools: _d, toolDetail: _td, integration: _i, ...same } = req;
+  const details: ErrorDetail[] = [];
+  // The hosted provider exchange (alexandria) has no tools here: asked for, it finds none (the MCP server asks for it by default).
+  const sourceNames = [...new Set((sources ?? []).map(typeOf))].filter((name) => name !== 'alexandria');
+  const categoryNames = [...new Set((categories ?? []).map(typeOf))];
+  categoryNames.forEach((name, i) => {
+    if (name !== 'github' && name !== 'pdf') details.push({ field: `categories[${i}]`, message: `the hosted ${name} index is not offered by this server; github and pdf are` });
+  });
+  let page: Record<string, unknown> | undefined;
+  if (scrapeOptions) {
+    const { timeout, ...pageOptions } = scrapeOptions;
+    page = { ...(timeout !== undefined ? { timeout } : {}), ...pageOptionsFromV2(pageOptions, 'scrapeOptions.', details) };
+  }
+  if (details.length) fail(details);
+  return { ...same, ...(sources ? { sources: sourceNames } : {}), ...(categories?.length ? { categories: categoryNames } : {}), ...(page ? { scrapeOptions: page } : {}) };
 }
