@@ -38,18 +38,19 @@ const DEFAULT_SYSTEM_PROMPT =
   'Use only facts present in the page; use null where the page does not say.';
 
 
-interface ChatMessage {
+export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
 }
 
-async function complete(settings: LlmSettings, messages: ChatMessage[], schema: Record<string, unknown> | undefined, signal: AbortSignal): Promise<string> {
+/** One chat completion's message content. `answer: 'text'` asks for prose (no response_format), as the summary format does. */
+export async function complete(settings: LlmSettings, messages: ChatMessage[], schema: Record<string, unknown> | undefined, signal: AbortSignal, answer: 'json' | 'text' = 'json'): Promise<string> {
   const url = settings.baseUrl.replace(/\/+$/, '') + '/chat/completions';
   const body = {
     model: settings.model,
     messages,
     temperature: 0,
-    response_format: schema ? { type: 'json_schema', json_schema: { name: 'extraction', schema, strict: false } } : { type: 'json_object' },
+    ...(answer === 'json' ? { response_format: schema ? { type: 'json_schema', json_schema: { name: 'extraction', schema, strict: false } } : { type: 'json_object' } } : {}),
   };
   const res = await request(url, {
     method: 'POST',
