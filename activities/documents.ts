@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangeTracking } from '../core/change-tracking.js';
 import type { ActionResults } from '../core/schemas/actions.js';
+import type { AttributeValues } from '../core/html/types.js';
 import type { Prisma, PrismaClient } from '../prisma/client.js';
 import { writeSnapshot, type SnapshotWrite } from './pipeline/change-tracking.js';
 import { meteringCtes } from '../prisma/usage.js';
@@ -16,6 +17,9 @@ export interface StoredPage {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  images?: string[];
+  attributes?: AttributeValues[];
+  summary?: string;
   screenshot?: Buffer;
   actions?: ActionResults;
   metadata: Record<string, unknown>;
@@ -63,8 +67,9 @@ async function insertAndMeter(db: Prisma.TransactionClient | PrismaClient, id: s
   const ttlSeconds = where.cacheKey ? Math.max(where.ttlSeconds, where.cacheSeconds ?? 0) : where.ttlSeconds;
   const rows = await db.$queryRaw<{ stored: number }[]>`
     WITH ins AS (
-      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, screenshot, actions, metadata, extract, change_tracking, warning, status_code, cache_key, expires_at)
+      INSERT INTO document (id, url_key, url, markdown, html, raw_html, links, images, attributes, summary, screenshot, actions, metadata, extract, change_tracking, warning, status_code, cache_key, expires_at)
       VALUES (${id}, ${page.urlKey}, ${page.url}, ${page.markdown ?? null}, ${page.html ?? null}, ${page.rawHtml ?? null}, ${json(page.links)}::jsonb,
+        ${json(page.images)}::jsonb, ${json(page.attributes)}::jsonb, ${page.summary ?? null},
         ${page.screenshot ? new Uint8Array(page.screenshot) : null}, ${json(page.actions)}::jsonb, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
         ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}, ${where.cacheKey ?? null}, now() + make_interval(secs => ${ttlSeconds}))
       ON CONFLICT (id) DO NOTHING RETURNING id),

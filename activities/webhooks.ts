@@ -16,7 +16,7 @@ import { egressPolicyFrom } from '../egress/policy.js';
 import { safeFetch } from '../egress/safe-fetch.js';
 import type { ActivityDeps } from './deps.js';
 
-const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'];
+const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'images', 'attributes', 'summary'];
 
 /**
  * From inside an activity: start a delivery's own durable workflow, at most once. Its id is the

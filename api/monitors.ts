@@ -59,7 +59,7 @@ function checkTargets(deps: ApiDeps, targets: MonitorTarget[]): { targets: Store
         (job.kind === 'crawl' ? decodeCrawlOptions : decodeBatchScrapeOptions)(job.options);
       }
     } catch (err) {
-      if (err instanceof FormatError) details.push({ field: `${at}.scrapeOptions.formats[${err.index}]`, message: err.message });
+      if (err instanceof FormatError) details.push({ field: `${at}.scrapeOptions.formats[${err.index}]${err.path}`, message: err.message });
       else if (err instanceof StoredOptionsError) details.push({ field: at, message: `does not make a valid ${target.type}: ${err.problems}` });
       else throw err;
     }

@@ -25,7 +25,7 @@ export async function readCachedPage(prisma: PrismaClient, key: string, bounds: 
   const old = bounds.minAge !== undefined ? Prisma.sql`AND created_at <= now() - make_interval(secs => ${bounds.minAge / 1000})` : Prisma.empty;
   const rows = await prisma.$queryRaw<CachedPage[]>`
     WITH hit AS (
-      SELECT id, markdown, html, raw_html AS "rawHtml", links, screenshot, actions, metadata, extract, change_tracking AS "changeTracking", warning, created_at AS "createdAt"
+      SELECT id, markdown, html, raw_html AS "rawHtml", links, images, attributes, summary, screenshot, actions, metadata, extract, change_tracking AS "changeTracking", warning, created_at AS "createdAt"
       FROM document
       WHERE cache_key = ${key} AND expires_at > now() ${young} ${old}
       ORDER BY created_at DESC

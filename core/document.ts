@@ -13,6 +13,9 @@ export interface StoredDocument {
   html: string | null;
   rawHtml: string | null;
   links: unknown;
+  images: unknown;
+  attributes: unknown;
+  summary: string | null;
   screenshot: Uint8Array | null;
   actions: unknown;
   metadata: unknown;
@@ -30,6 +33,10 @@ export function toPublicDocument(row: StoredDocument, formats: readonly Format[]
   if (want.has('html')) doc.html = row.html ?? '';
   if (want.has('rawHtml')) doc.rawHtml = row.rawHtml ?? '';
   if (want.has('links')) doc.links = (row.links as string[] | null) ?? [];
+  // Only when stored (a webhook asks for every format; a page stored with the format always has it).
+  if (want.has('images') && row.images !== null && row.images !== undefined) doc.images = row.images as string[];
+  if (want.has('attributes') && row.attributes !== null && row.attributes !== undefined) doc.attributes = row.attributes as PublicDocument['attributes'];
+  if (want.has('summary') && row.summary !== null) doc.summary = row.summary;
   if ((want.has('screenshot') || want.has('screenshot@fullPage')) && row.screenshot) doc.screenshot = Buffer.from(row.screenshot).toString('base64');
   if (row.actions) doc.actions = row.actions as ActionResults;
   if (want.has('changeTracking') && row.changeTracking) doc.changeTracking = row.changeTracking as PublicDocument['changeTracking'];

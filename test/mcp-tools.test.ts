@@ -76,9 +76,9 @@ describe('the official MCP server’s scrape, map and crawl tools', () => {
   });
 
   it('firecrawl_scrape reports a format this server does not offer, with the server’s reason', async () => {
-    const res = await tool('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['summary'] });
+    const res = await tool('firecrawl_scrape', { url: `${sites.pages.url}/contract`, formats: ['branding'] });
     expect(res.isError).toBe(true);
-    expect(res.text).toContain('the "summary" format is not offered by this server');
+    expect(res.text).toContain('the "branding" format is not offered by this server');
   });
 
   it('firecrawl_search answers web results, and scraped ones with scrapeOptions', async () => {

@@ -6,7 +6,8 @@
  */
 import Firecrawl, { SdkError, type FormatOption } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
+import { SUMMARY_SYSTEM_PROMPT } from '../activities/llm/summary.js';
+import { binaryError, contractHtml, galleryAttributes, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
@@ -69,6 +70,20 @@ describe('Firecrawl.scrape (v2)', () => {
     expect(JSON.stringify(sites.llm.requests.at(-1)!.response_format)).toContain(JSON.stringify(titleSchema.properties));
   });
 
+  it('returns images, a summary through the LLM endpoint and an AttributesFormat’s values, typed as the SDK types them', async () => {
+    const before = sites.llm.requests.length;
+    const url = `${sites.pages.url}/gallery`;
+    const doc = await app.scrape(url, { formats: ['images', 'summary', { type: 'attributes', selectors: gallerySelectors }] });
+    expect(doc).toEqual({ images: galleryImages(sites.pages.url), summary: SUMMARY_ANSWER, attributes: galleryAttributes, metadata: expect.objectContaining({ title: 'Gallery', sourceURL: url }) });
+    const typed: { images?: string[]; summary?: string; attributes?: { selector: string; attribute: string; values: string[] }[] } = doc;
+    expect(typed.attributes?.[0]?.values).toEqual(['a-1', 'b-2']);
+    expect(sites.llm.requests.length).toBe(before + 1);
+    const sent = sites.llm.requests.at(-1)!;
+    expect([sent.response_format, sent.messages[0]]).toEqual([undefined, { role: 'system', content: SUMMARY_SYSTEM_PROMPT }]);
+    const { markdown } = await app.scrape(url, { formats: ['markdown'] });
+    expect(sent.messages[1]).toEqual({ role: 'user', content: `Page URL: ${url}\n\nPage content (markdown):\n${markdown}` });
+  });
+
   it('tracks changes with the changeTracking format object: new, then same', async () => {
     const url = `${sites.pages.url}/docs/a`;
     const formats: FormatOption[] = ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: `v2-js-${Date.now()}` }];
@@ -102,10 +117,10 @@ describe('Firecrawl.scrape (v2)', () => {
   });
 
   it('refuses a format this server does not offer with a 400 naming it', async () => {
-    const err = await sdkError(app.scrape(`${sites.pages.url}/contract`, { formats: ['markdown', 'summary'] }));
+    const err = await sdkError(app.scrape(`${sites.pages.url}/contract`, { formats: ['markdown', 'branding'] }));
     expect(err.status).toBe(400);
     expect(err.code).toBe('invalid_request');
-    expect(err.details).toEqual([{ field: 'formats[1]', message: 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' }]);
+    expect(err.details).toEqual([{ field: 'formats[1]', message: 'the "branding" format is not offered by this server (offered: markdown, html, rawHtml, links, images, screenshot, summary, changeTracking, json, attributes)' }]);
   });
 });
 

@@ -10,7 +10,7 @@
  * given, every crawl boolean (ignoreRobotsTxt, regexOnFullURL, ...) and `null`s inside a JsonFormat.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
+import { binaryError, contractHtml, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { pythonSdk, raised, type PythonSdk } from './helpers/sdk-python.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
@@ -35,6 +35,8 @@ type Doc = {
   html?: string;
   raw_html?: string;
   links?: string[];
+  images?: string[];
+  summary?: string;
   screenshot?: string;
   json?: unknown;
   change_tracking?: Record<string, unknown>;
@@ -88,6 +90,23 @@ describe('Firecrawl.scrape (v2)', () => {
     expect(JSON.stringify(sites.llm.requests.at(-1)!.response_format)).toContain(JSON.stringify(titleSchema.properties));
   });
 
+  it('returns images and a summary through the LLM endpoint; an attributes format given as a dict is answered, which its Document model drops', async () => {
+    const before = sites.llm.requests.length;
+    const url = `${sites.pages.url}/gallery`;
+    const doc = await py.call<Doc>('scrape', [url], { formats: ['images', 'summary', { type: 'attributes', selectors: gallerySelectors }] });
+    // firecrawl-py 4.53.2's Document has no `attributes` field (pydantic drops unknown keys): images and summary come through.
+    expect(doc).toEqual({ images: galleryImages(sites.pages.url), summary: SUMMARY_ANSWER, metadata: expect.objectContaining({ title: 'Gallery', source_url: url }) });
+    expect(sites.llm.requests.length).toBe(before + 1);
+    expect(sites.llm.requests.at(-1)!.response_format).toBeUndefined();
+  });
+
+  it('an AttributesFormat model reaches the server without its selectors (the SDK sends its bare type): a 400 saying what to send', async () => {
+    const err = await raised(py.call('scrape', [`${sites.pages.url}/gallery`], { formats: [{ $model: 'AttributesFormat', selectors: [{ $model: 'AttributeSelector', ...gallerySelectors[0] }] }] }));
+    const message = 'the attributes format needs its selectors: { "type": "attributes", "selectors": [{ "selector": "...", "attribute": "..." }] }';
+    expect(err.outcome).toMatchObject({ type: 'BadRequestError', status: 400, code: 'invalid_request' });
+    expect(err.outcome.body).toMatchObject({ details: [{ field: 'formats[0]', message }] });
+  });
+
   it('tracks changes with a ChangeTrackingFormat: new, then same', async () => {
     const url = `${sites.pages.url}/docs/a`;
     const formats = ['markdown', { $model: 'ChangeTrackingFormat', modes: ['git-diff'], tag: `v2-py-${Date.now()}` }];
@@ -121,11 +140,11 @@ describe('Firecrawl.scrape (v2)', () => {
   });
 
   it('refuses a format this server does not offer: BadRequestError, status 400, our code and details', async () => {
-    const err = await raised(py.call('scrape', [`${sites.pages.url}/contract`], { formats: ['markdown', 'summary'] }));
-    const message = 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)';
+    const err = await raised(py.call('scrape', [`${sites.pages.url}/contract`], { formats: ['markdown', 'branding'] }));
+    const message = 'the "branding" format is not offered by this server (offered: markdown, html, rawHtml, links, images, screenshot, summary, changeTracking, json, attributes)';
     expect(err.outcome).toMatchObject({ type: 'BadRequestError', status: 400, code: 'invalid_request' });
     expect(err.outcome.body).toEqual({ success: false, code: 'invalid_request', error: `Invalid request body: formats[1] ${message}`, details: [{ field: 'formats[1]', message }] });
-    expect(err.outcome.error).toMatch(/^Bad Request: Failed to scrape\. Invalid request body: formats\[1\] the "summary" format is not offered by this server .* - \[\{'field': 'formats\[1\]', /);
+    expect(err.outcome.error).toMatch(/^Bad Request: Failed to scrape\. Invalid request body: formats\[1\] the "branding" format is not offered by this server .* - \[\{'field': 'formats\[1\]', /);
   });
 });
 

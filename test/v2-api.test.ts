@@ -74,8 +74,8 @@ describe('POST /v2/scrape', () => {
       { field: 'profile', message: 'saved browser profiles are not offered by this server' },
       { field: 'formats[0]', message: 'the json format needs its options: { "type": "json", "schema": {...} } or { "type": "json", "prompt": "..." }' },
     ]);
-    const images = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: ['markdown', 'images'] });
-    expect(images.body.details).toEqual([{ field: 'formats[1]', message: 'the "images" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' }]);
+    const branding = await stack.post('/v2/scrape', { url: `${site.url}/`, formats: ['markdown', 'branding'] });
+    expect(branding.body.details).toEqual([{ field: 'formats[1]', message: 'the "branding" format is not offered by this server (offered: markdown, html, rawHtml, links, images, screenshot, summary, changeTracking, json, attributes)' }]);
   });
 
   it('takes a screenshot format object with quality (a JPEG) and viewport (the window size)', async () => {
@@ -127,10 +127,10 @@ describe('/v2/crawl and /v2/batch/scrape', () => {
     expect(started.body).toEqual({ success: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: `/v2/crawl/${started.body.id}` });
     const ended = await pollUntil(() => stack.get(`/v2/crawl/${started.body.id}`), (r) => r.body.status !== 'scraping', 'crawl ended');
     expect(ended.body).toMatchObject({ status: 'completed', completed: 3, creditsUsed: 3 });
-    const refused = await stack.post('/v2/crawl', { url: `${site.url}/`, prompt: 'only blog posts', scrapeOptions: { formats: ['summary'] } });
+    const refused = await stack.post('/v2/crawl', { url: `${site.url}/`, prompt: 'only blog posts', scrapeOptions: { formats: ['product'] } });
     expect(refused.body.details).toEqual([
       { field: 'prompt', message: 'crawl options from a prompt are not offered by this server; give includePaths, excludePaths, limit and the other options instead' },
-      { field: 'scrapeOptions.formats[0]', message: 'the "summary" format is not offered by this server (offered: markdown, html, rawHtml, links, screenshot, changeTracking, json)' },
+      { field: 'scrapeOptions.formats[0]', message: 'the "product" format is not offered by this server (offered: markdown, html, rawHtml, links, images, screenshot, summary, changeTracking, json, attributes)' },
     ]);
     const batch = await stack.post('/v2/batch/scrape', { urls: [`${site.url}/a`], appendToId: randomUUID() });
     expect(batch.body.details).toEqual([{ field: 'appendToId', message: 'adding URLs to an existing batch is not offered by this server; start another batch scrape' }]);

@@ -67,7 +67,7 @@ function threadExecArgv(): string[] | undefined {
 function toError(e: ThreadError): Error {
   const f = e.fields;
   let err: Error;
-  if (e.name === 'InvalidSelectorError') err = new InvalidSelectorError(String(f.selector), f.option === 'excludeTags' ? 'excludeTags' : 'includeTags', String(f.reason));
+  if (e.name === 'InvalidSelectorError') err = new InvalidSelectorError(String(f.selector), f.option === 'excludeTags' || f.option === 'attributesOptions' ? f.option : 'includeTags', String(f.reason));
   else if (e.name === 'UnsupportedContentTypeError') err = new UnsupportedContentTypeError(String(f.contentType));
   else if (e.name === 'UnreadablePdfError') err = new UnreadablePdfError(String(f.reason));
   else err = Object.assign(new Error(e.message), f, { name: e.name });

@@ -48,7 +48,7 @@ export async function scrapeOnce(deps: ActivityDeps, input: ScrapeInput, signal:
       // `owner` is `key:<id>` for API-key callers (core/change-tracking.ts historyOwner): their account's usage counts the page.
       const apiKeyId = input.owner.startsWith('key:') ? input.owner.slice(4) : undefined;
       const documentId = await storeScrapeDocument(prisma, input.scrapeId, document, { ttlSeconds: config.CRAWL_TTL_SECONDS, apiKeyId, cacheKey: input.cacheKey, cacheSeconds: config.CACHE_RETENTION_SECONDS });
-      const row = { ...document, markdown: document.markdown ?? null, html: document.html ?? null, rawHtml: document.rawHtml ?? null, links: document.links ?? null, screenshot: document.screenshot ?? null, actions: document.actions ?? null, extract: document.extract ?? null, changeTracking: document.changeTracking ?? null };
+      const row = { ...document, markdown: document.markdown ?? null, html: document.html ?? null, rawHtml: document.rawHtml ?? null, links: document.links ?? null, images: document.images ?? null, attributes: document.attributes ?? null, summary: document.summary ?? null, screenshot: document.screenshot ?? null, actions: document.actions ?? null, extract: document.extract ?? null, changeTracking: document.changeTracking ?? null };
       return { documentId, ...(document.warning ? { warning: document.warning } : {}), data: toPublicDocument(row, input.options.formats) };
     } catch (err) {
       const again = err instanceof FetchFailedError && attempt === 1 && Date.now() + RETRY_AFTER_MS < input.deadline && !signal.aborted;

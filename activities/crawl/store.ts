@@ -59,15 +59,16 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
   const docs = pages.map((p) => p.document);
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   await tx.$executeRaw`
-    INSERT INTO document (id, job_id, sequence, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, expires_at)
-    SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.metadata::jsonb, t.extract::jsonb, t.change_tracking::jsonb, t.warning, t.status_code,
+    INSERT INTO document (id, job_id, sequence, url_key, url, markdown, html, raw_html, links, images, attributes, summary, metadata, extract, change_tracking, warning, status_code, expires_at)
+    SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.images::jsonb, t.attributes::jsonb, t.summary, t.metadata::jsonb, t.extract::jsonb, t.change_tracking::jsonb, t.warning, t.status_code,
       now() + make_interval(secs => ${ttlSeconds})
     FROM unnest(
       ${pages.map((p) => documentIdFor(crawlId, p.row.urlKey))}::text[], ${pages.map((p) => p.row.urlKey)}::text[], ${docs.map((d) => d.url)}::text[],
       ${docs.map((d) => d.markdown ?? null)}::text[], ${docs.map((d) => d.html ?? null)}::text[], ${docs.map((d) => d.rawHtml ?? null)}::text[],
-      ${docs.map((d) => json(d.links))}::text[], ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
+      ${docs.map((d) => json(d.links))}::text[], ${docs.map((d) => json(d.images))}::text[], ${docs.map((d) => json(d.attributes))}::text[], ${docs.map((d) => d.summary ?? null)}::text[],
+      ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
       ${docs.map((d) => json(d.changeTracking))}::text[], ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
-    ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, metadata, extract, change_tracking, warning, status_code, ord),
+    ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, images, attributes, summary, metadata, extract, change_tracking, warning, status_code, ord),
     job c WHERE c.id = ${crawlId}`;
   // Screenshots and action results are rare in crawls and large: one update each rather than arrays.
   for (const p of pages) {

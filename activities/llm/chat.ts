@@ -66,6 +66,17 @@ export async function chatJson(settings: LlmSettings, messages: ChatMessage[], s
       answer = plain;
     }
   }
+  return contentOf(answer, tokens);
+}
+
+/** One completion's text, with no response_format (prose, as the summary format asks). */
+export async function chatText(settings: LlmSettings, messages: ChatMessage[], signal: AbortSignal, tokens?: TokenCount): Promise<string> {
+  const url = settings.baseUrl.replace(/\/+$/, '') + '/chat/completions';
+  return contentOf(await post(settings, url, { model: settings.model, messages, temperature: 0 }, signal), tokens);
+}
+
+/** The message content of an answer, its tokens counted. */
+function contentOf(answer: Answer, tokens: TokenCount | undefined): string {
   if (answer.status !== 200) throw new ExtractionError(`LLM endpoint answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
   let parsed: { choices?: { message?: { content?: string | null } }[]; usage?: { total_tokens?: number } };
   try {

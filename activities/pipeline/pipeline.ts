@@ -1,7 +1,7 @@
 /**
  * The one page pipeline: engine chain (through the operator's proxies, ./through-proxies.ts; with
  * the screenshot and actions) → HTML pipeline (or, for a 304 recheck, the last version) → metadata →
- * warnings → LLM extraction → change tracking. Scrapes, crawl lanes and map's seed fetch all run a
+ * warnings → LLM extraction and summary → change tracking. Scrapes, crawl lanes and map's seed fetch all run a
  * page through here; callers differ only in how they pick URLs and where the result goes. Failures
  * are PageError classes (core/failures.ts), so each caller applies its retry policy by class. A new
  * scrape option is read in this folder and nowhere else (README, "Architecture").
@@ -18,6 +18,7 @@ import { AllEnginesFailedError, isThrottle, type EngineSet } from '../engines/ch
 import { EngineError, type EngineRequest, type EngineResult } from '../engines/types.js';
 import type { ProxyMember } from '../../core/proxy-pools.js';
 import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
+import { summarizeWithLlm } from '../llm/summary.js';
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { readSnapshot, trackChanges, type SnapshotWrite } from './change-tracking.js';
@@ -142,15 +143,17 @@ export function createPagePipeline(deps: PipelineDeps) {
     }
     if (job.crawl && isThrottle(fetched)) throw new ThrottledError(fetched.statusCode, parseRetryAfter(fetched.retryAfter));
 
-    const formats = new Set(options.formats.filter((f): f is PageFormat => f === 'markdown' || f === 'html' || f === 'rawHtml' || f === 'links'));
-    // Extraction reads the markdown even when the caller did not ask to see it; discovery reads links.
-    if (extraction) formats.add('markdown');
+    const formats = new Set(options.formats.filter((f): f is PageFormat => f === 'markdown' || f === 'html' || f === 'rawHtml' || f === 'links' || f === 'images'));
+    const summary = options.formats.includes('summary');
+    const attributes = options.formats.includes('attributes') ? options.attributesOptions?.selectors : undefined;
+    // Extraction and the summary read the markdown even when the caller did not ask to see it; discovery reads links.
+    if (extraction || summary) formats.add('markdown');
     if (job.crawl) formats.add('links');
     const notModified = conditional !== undefined && fetched.statusCode === 304 && last !== undefined && last !== null;
     let page;
     try {
       // Not modified: the last version is the page, with no conversion.
-      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent });
+      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent, attributes });
     } catch (err) {
       throw conversionFailure(err);
     }
@@ -178,6 +181,19 @@ export function createPagePipeline(deps: PipelineDeps) {
           if (!(err instanceof ExtractionError)) throw engineFailure(err, job, budget);
           metadata.extractError = err.message;
           warnings.push(`Extraction failed: ${err.message}`);
+        }
+      }
+    }
+    let summaryText: string | undefined;
+    if (summary) {
+      if (!deps.llm) metadata.extractSkipped = true;
+      else {
+        try {
+          summaryText = await summarizeWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, signal });
+        } catch (err) {
+          if (!(err instanceof ExtractionError)) throw engineFailure(err, job, budget);
+          metadata.summaryError = err.message;
+          warnings.push(`Summary failed: ${err.message}`);
         }
       }
     }
@@ -214,6 +230,9 @@ export function createPagePipeline(deps: PipelineDeps) {
         html: wants('html') ? page.html : undefined,
         rawHtml: wants('rawHtml') ? page.rawHtml : undefined,
         links: wants('links') ? page.links : undefined,
+        images: wants('images') ? page.images : undefined,
+        attributes: page.attributes,
+        summary: summaryText,
         screenshot: fetched.screenshot,
         actions: fetched.actions,
         metadata,

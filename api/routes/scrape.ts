@@ -20,7 +20,7 @@ export const scrapeRoute = defineRoute({
   body: scrapeRequestSchema,
   responses: {
     200: {
-      description: 'The page. `warning` is set when the target answered non-2xx or extraction failed.',
+      description: 'The page. `warning` is set when the target answered non-2xx, includeTags matched nothing, or extraction or the summary failed.',
       schema: {
         type: 'object',
         properties: { success: { const: true }, warning: { type: 'string' }, data: documentSchema, scrape_id: { type: 'string' } },

@@ -29,7 +29,7 @@ const unavailable = { description: 'The workers (Temporal) cannot be reached; no
 const asV1 = <T>(schema: Schema, translated: Record<string, unknown>): T => validateInput('body', schema, translated) as T;
 
 /** A v2 document: the v1 one, with the scrape's warning inside it. */
-const v2DocumentSchema = { ...documentSchema, properties: { ...documentSchema.properties, warning: { type: 'string', description: 'Set when the target answered non-2xx or extraction failed.' } } } as const;
+const v2DocumentSchema = { ...documentSchema, properties: { ...documentSchema.properties, warning: { type: 'string', description: 'Set when the target answered non-2xx, or extraction or the summary failed.' } } } as const;
 
 const started = (what: string) =>
   ({

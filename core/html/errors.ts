@@ -3,13 +3,13 @@
  * culprit, and the worker can tell "the caller's fault" from "our fault".
  */
 
-/** A CSS selector in includeTags/excludeTags that the selector engine cannot parse. */
+/** A CSS selector in includeTags/excludeTags/attributesOptions that the selector engine cannot parse. */
 export class InvalidSelectorError extends Error {
   readonly code = 'invalid_selector';
   constructor(
     readonly selector: string,
     /** Which option it came from, so the API can point at the field. */
-    readonly option: 'includeTags' | 'excludeTags',
+    readonly option: 'includeTags' | 'excludeTags' | 'attributesOptions',
     readonly reason: string,
   ) {
     super(`Invalid CSS selector in ${option}: ${JSON.stringify(selector)} (${reason})`);

@@ -1,11 +1,13 @@
 /**
  * The HTML path: one parse, then every format derives from that tree, in an order that matters:
- * metadata and links read the untouched document (links serve crawl discovery, so navigation the
- * markdown drops is still followed); then non-content elements go, selectors apply, onlyMainContent
+ * metadata, links, images and attributes read the untouched document (links serve crawl discovery,
+ * so navigation the markdown drops is still followed); then non-content elements go, selectors apply, onlyMainContent
  * prunes, URLs become absolute, and the html and markdown formats are taken from the same body.
  */
 import { parseHtml } from './dom.js';
 import { removeNonContent } from './clean.js';
+import { extractAttributes } from './attributes.js';
+import { extractImages } from './images.js';
 import { extractLinks } from './links.js';
 import { applyMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
@@ -23,6 +25,8 @@ export function processHtml(html: string, contentType: string, input: ProcessPag
   const result: ProcessedPage = { metadata: extractMetadata(doc, scan, base, contentType) };
   if (formats.has('rawHtml')) result.rawHtml = html;
   if (formats.has('links')) result.links = extractLinks(scan.anchors, base);
+  if (formats.has('images')) result.images = extractImages(doc, base);
+  if (input.attributes?.length) result.attributes = extractAttributes(doc, input.attributes);
   if (!formats.has('markdown') && !formats.has('html')) {
     validateSelectors(input); // A bad selector fails the same whatever formats were asked for.
     return result;

@@ -8,7 +8,8 @@ import { decodeBody } from './decode.js';
 import { processHtml } from './html-page.js';
 import { processNonHtml } from './non-html.js';
 import { processPdf } from './pdf.js';
-import { validateSelectors } from './select.js';
+import { InvalidSelectorError } from './errors.js';
+import { selectorProblem, validateSelectors } from './select.js';
 import type { ProcessPageInput, ProcessedPage } from './types.js';
 
 export { InvalidSelectorError, UnreadablePdfError, UnsupportedContentTypeError } from './errors.js';
@@ -26,10 +27,23 @@ export async function processPage(input: ProcessPageInput): Promise<ProcessedPag
   if (kind === 'pdf') {
     validateSelectors(input);
     const bytes = typeof input.body === 'string' ? new TextEncoder().encode(input.body) : input.body;
-    return processPdf(bytes, input.url, input.formats);
+    return withoutMarkup(await processPdf(bytes, input.url, input.formats), input);
   }
   const { text } = decodeBody(input.body, media?.charset, kind === 'html');
   if (kind === 'html') return processHtml(text, essence, input);
   validateSelectors(input);
-  return processNonHtml(kind, text, essence, input.formats);
+  return withoutMarkup(processNonHtml(kind, text, essence, input.formats), input);
+}
+
+/** A PDF, text or JSON page has no image elements and no attributes: the formats asked for are empty, not missing. */
+function withoutMarkup(page: ProcessedPage, input: ProcessPageInput): ProcessedPage {
+  for (const { selector } of input.attributes ?? []) {
+    const problem = selectorProblem(selector);
+    if (problem) throw new InvalidSelectorError(selector, 'attributesOptions', problem);
+  }
+  return {
+    ...page,
+    ...(input.formats.has('images') ? { images: [] } : {}),
+    ...(input.attributes?.length ? { attributes: input.attributes.map(({ selector, attribute }) => ({ selector, attribute, values: [] })) } : {}),
+  };
 }

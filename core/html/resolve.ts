@@ -39,11 +39,11 @@ const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
  * Lazy-loading attributes pages use for the real image while `src` holds a placeholder or nothing.
  * Checked in order; the first present one becomes `src`.
  */
-const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
+export const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 
-/** Splits a srcset into candidates (HTML's parsing rules, simplified), resolves each URL, rejoins. */
-export function resolveSrcset(srcset: string, base: string): string {
-  const out: string[] = [];
+/** A srcset's candidates (HTML's parsing rules, simplified): each URL, as written, with its descriptor. */
+export function srcsetCandidates(srcset: string): { url: string; descriptor: string }[] {
+  const out: { url: string; descriptor: string }[] = [];
   const s = srcset;
   let i = 0;
   while (i < s.length) {
@@ -66,10 +66,19 @@ export function resolveSrcset(srcset: string, base: string): string {
       }
       descriptor = s.slice(descStart, i).trim();
     }
-    const absolute = resolveUrl(url, base) ?? url;
-    out.push(descriptor ? `${absolute} ${descriptor}` : absolute);
+    out.push({ url, descriptor });
   }
-  return out.join(', ');
+  return out;
+}
+
+/** A srcset with each candidate's URL resolved against `base`, rejoined. */
+export function resolveSrcset(srcset: string, base: string): string {
+  return srcsetCandidates(srcset)
+    .map(({ url, descriptor }) => {
+      const absolute = resolveUrl(url, base) ?? url;
+      return descriptor ? `${absolute} ${descriptor}` : absolute;
+    })
+    .join(', ');
 }
 
 function isPlaceholder(src: string | null): boolean {

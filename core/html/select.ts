@@ -22,7 +22,7 @@ const SUPPORTED_PSEUDO = new Set([
   'checked', 'enabled', 'disabled', 'required', 'optional',
 ]);
 
-type SelectorOption = 'includeTags' | 'excludeTags';
+type SelectorOption = InvalidSelectorError['option'];
 
 /** Checks pseudo-class names outside strings and attribute brackets; the engine checks the rest. */
 function checkPseudoClasses(selector: string, option: SelectorOption): void {
@@ -44,7 +44,7 @@ function checkPseudoClasses(selector: string, option: SelectorOption): void {
 }
 
 /** All elements under `root` matching any of `selectors`, in document order. */
-function queryAll(root: Element, selectors: readonly string[], option: SelectorOption): Element[] {
+export function queryAll(root: Element | Document, selectors: readonly string[], option: SelectorOption): Element[] {
   for (const selector of selectors) {
     if (selector.trim() === '') throw new InvalidSelectorError(selector, option, 'empty selector');
     checkPseudoClasses(selector, option);
@@ -72,6 +72,18 @@ export function validateSelectors(options: { includeTags?: readonly string[]; ex
   probe ??= parseHtml('<div id="a" class="b"><p lang="en">x</p></div>').body;
   queryAll(probe, options.includeTags ?? [], 'includeTags');
   queryAll(probe, options.excludeTags ?? [], 'excludeTags');
+}
+
+/** Why the engine cannot use `selector`, or undefined when it can: for the API edge's 400 naming the field. */
+export function selectorProblem(selector: string): string | undefined {
+  probe ??= parseHtml('<div id="a" class="b"><p lang="en">x</p></div>').body;
+  try {
+    queryAll(probe, [selector], 'attributesOptions');
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof InvalidSelectorError)) throw err;
+    return `is not a CSS selector this server can match: ${err.reason}`;
+  }
 }
 
 /**

@@ -1,7 +1,19 @@
 /** Public types of the HTML pipeline (see index.ts for the entry points). */
 
 /** Document formats the pipeline produces; screenshots are the browser engines' business. */
-export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
+export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'images';
+
+/** One pair of the attributes format: read `attribute` from every element matching `selector`. */
+export interface AttributeSelector {
+  selector: string;
+  attribute: string;
+}
+
+/** The attributes format's answer for one pair, in the shape the official SDKs type. */
+export interface AttributeValues extends AttributeSelector {
+  /** The attribute's value on each matching element that has it, in document order. */
+  values: string[];
+}
 
 export interface ProcessPageInput {
   /** Response body: raw bytes (decoded here) or an already decoded string (a browser's DOM dump). */
@@ -17,6 +29,8 @@ export interface ProcessPageInput {
   excludeTags?: readonly string[];
   /** Prune navigation, headers, footers, sidebars, banners and ads before conversion. */
   onlyMainContent?: boolean;
+  /** The attributes format: read from the whole, untouched page (selectors and pruning do not apply). */
+  attributes?: readonly AttributeSelector[];
 }
 
 /**
@@ -52,6 +66,13 @@ export interface ProcessedPage {
   rawHtml?: string;
   /** Absolute http(s) URLs linked from the whole page, fragment-free, deduplicated, in document order. */
   links?: string[];
+  /**
+   * Absolute http(s) image URLs of the whole page (img src and srcset, picture sources, video
+   * posters, inline background images, og:image / twitter:image), deduplicated, in document order.
+   */
+  images?: string[];
+  /** With `attributes` in the input: one entry per pair, in the input's order. */
+  attributes?: AttributeValues[];
   /**
    * True when includeTags were given and matched nothing: content formats are then empty strings,
    * so the caller can warn instead of silently returning the whole page.

@@ -8,6 +8,18 @@ export const documentSchema = {
     html: { type: 'string' },
     rawHtml: { type: 'string' },
     links: { type: 'array', items: { type: 'string' } },
+    images: { type: 'array', items: { type: 'string' }, description: 'With the images format: absolute image URLs of the whole page, deduplicated, in document order (README "Images, attributes and summary").' },
+    attributes: {
+      type: 'array',
+      description: 'With the attributes format: one entry per requested `{ selector, attribute }`, in order, with the attribute\'s value on each matching element.',
+      items: {
+        type: 'object',
+        properties: { selector: { type: 'string' }, attribute: { type: 'string' }, values: { type: 'array', items: { type: 'string' } } },
+        required: ['selector', 'attribute', 'values'],
+        additionalProperties: false,
+      },
+    },
+    summary: { type: 'string', description: 'With the summary format: a short summary of the page by the LLM (absent, with `metadata.extractSkipped`, when the server has no LLM).' },
     screenshot: { type: 'string', description: 'Base64-encoded PNG (a JPEG with screenshotOptions.quality).' },
     actions: actionResultsSchema,
     extract: { description: 'Extraction result (an object matching `extract.schema`).' },
@@ -31,7 +43,7 @@ export const documentSchema = {
     metadata: {
       type: 'object',
       description:
-        'title, description, language, ogImage, keywords, robots, canonical, favicon, sourceURL (as asked), url (final, after redirects), statusCode, contentType, engine (fetch | local_browser | remote), scrapeId, extractSkipped / extractError when they apply, cacheState and cachedAt when the page cache was asked (maxAge, minAge), and every other meta / og: / twitter: / article: tag of the page.',
+        'title, description, language, ogImage, keywords, robots, canonical, favicon, sourceURL (as asked), url (final, after redirects), statusCode, contentType, engine (fetch | local_browser | remote), scrapeId, extractSkipped / extractError / summaryError when they apply, cacheState and cachedAt when the page cache was asked (maxAge, minAge), and every other meta / og: / twitter: / article: tag of the page.',
       properties: {
         title: { type: 'string' },
         description: { type: 'string' },

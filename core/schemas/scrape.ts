@@ -8,12 +8,15 @@ import { screenshotQualitySchema, viewportSchema } from './screenshot.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { extractionSchemaProblem } from '../llm-schema.js';
 import { actionProblems, actionsSchema } from './actions.js';
+import { selectorProblem } from '../html/select.js';
 
 /**
  * `json` (with jsonOptions) and `extract` (with extract) are the hosted v1 API's extraction formats;
  * `changeTracking` (with markdown) compares the page with its last version (README "Change tracking").
+ * `images`, `attributes` (with attributesOptions) and `summary` are the hosted v2 API's formats,
+ * offered on v1 too as an extension (README "Images, attributes and summary").
  */
-export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json', 'extract', 'changeTracking'] as const;
+export const formats = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json', 'extract', 'changeTracking', 'images', 'attributes', 'summary'] as const;
 export type Format = (typeof formats)[number];
 
 const llmProperties = {
@@ -63,6 +66,31 @@ export const changeTrackingOptionsSchema = {
   additionalProperties: false,
 } as const;
 
+/** Most selectors one attributes format may ask for. */
+export const MAX_ATTRIBUTE_SELECTORS = 20;
+
+/** One `{ selector, attribute }` pair of the attributes format (v1 attributesOptions.selectors, v2 `{ type: "attributes", selectors }`). */
+export const attributeSelectorSchema = {
+  type: 'object',
+  properties: {
+    selector: { type: 'string', minLength: 1, maxLength: 500, description: 'CSS selector (as includeTags); every matching element of the whole page is read.' },
+    attribute: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\s"\'>/=]+$', description: 'Attribute name, e.g. `href`, `data-id` (case-insensitive).' },
+  },
+  required: ['selector', 'attribute'],
+  additionalProperties: false,
+} as const;
+
+export const attributeSelectorsSchema = { type: 'array', minItems: 1, maxItems: MAX_ATTRIBUTE_SELECTORS, items: attributeSelectorSchema } as const;
+
+/** The attributes format's options (v2 carries them in the format object). */
+export const attributesOptionsSchema = {
+  type: 'object',
+  description: `With format \`attributes\`: which attribute to read from which elements. \`data.attributes\` holds one \`{ selector, attribute, values }\` per pair, in order (at most ${MAX_ATTRIBUTE_SELECTORS} pairs; README "Images, attributes and summary").`,
+  properties: { selectors: attributeSelectorsSchema },
+  required: ['selectors'],
+  additionalProperties: false,
+} as const;
+
 /** Accepted because the official SDKs send them; they change nothing here (README "Fields from the official SDKs"). */
 export const ignored = (description: string) => ({ description: `Accepted from hosted-API clients; ignored: ${description}` });
 
@@ -76,7 +104,8 @@ export const pageOptionsProperties = {
     minItems: 1,
     uniqueItems: true,
     default: ['markdown'],
-    description: 'Which representations to return. `screenshot` and `screenshot@fullPage` are base64 PNGs; choose at most one of them.',
+    description:
+      'Which representations to return. `screenshot` and `screenshot@fullPage` are base64 PNGs; choose at most one of them. `images`: every image URL of the page; `attributes` (with `attributesOptions`): attribute values by selector; `summary`: a short summary of the page by the LLM (like `extract`, skipped with `metadata.extractSkipped` when the server has no LLM).',
   },
   screenshotOptions: {
     type: 'object',
@@ -101,6 +130,7 @@ export const pageOptionsProperties = {
   extract: extractSchema,
   jsonOptions: jsonOptionsSchema,
   changeTrackingOptions: changeTrackingOptionsSchema,
+  attributesOptions: attributesOptionsSchema,
   location: {
     type: 'object',
     properties: {
@@ -176,7 +206,7 @@ export interface ErrorDetailLike {
 }
 
 /** Rules JSON Schema can't say: combinations that cannot succeed. */
-export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions' | 'actions' | 'screenshotOptions'>, timeout?: number): ErrorDetailLike[] {
+export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitFor' | 'extract' | 'jsonOptions' | 'changeTrackingOptions' | 'actions' | 'screenshotOptions' | 'attributesOptions'>, timeout?: number): ErrorDetailLike[] {
   const problems: ErrorDetailLike[] = actionProblems(options.actions, options.waitFor);
   if (options.formats.includes('screenshot') && options.formats.includes('screenshot@fullPage')) {
     problems.push({ field: 'formats', message: 'choose one of screenshot, screenshot@fullPage' });
@@ -187,6 +217,13 @@ export function pageOptionProblems(options: Pick<PageOptions, 'formats' | 'waitF
   if (options.formats.includes('json') !== (options.jsonOptions !== undefined)) {
     problems.push(options.jsonOptions ? { field: 'jsonOptions', message: 'needs "json" in formats (the result is data.json)' } : { field: 'jsonOptions', message: 'is required with the json format: give a schema or a prompt' });
   }
+  if (options.formats.includes('attributes') !== (options.attributesOptions !== undefined)) {
+    problems.push(options.attributesOptions ? { field: 'attributesOptions', message: 'needs "attributes" in formats (the result is data.attributes)' } : { field: 'attributesOptions', message: 'is required with the attributes format: give { "selectors": [{ "selector", "attribute" }] }' });
+  }
+  options.attributesOptions?.selectors.forEach(({ selector }, j) => {
+    const problem = selectorProblem(selector);
+    if (problem) problems.push({ field: `attributesOptions.selectors[${j}].selector`, message: problem });
+  });
   if (options.formats.includes('extract') && !options.extract) problems.push({ field: 'extract', message: 'is required with the extract format: give a schema or a prompt' });
   if (options.extract && options.jsonOptions) problems.push({ field: 'jsonOptions', message: 'use one of extract and jsonOptions (one extraction per page)' });
   const tracking = options.formats.includes('changeTracking');

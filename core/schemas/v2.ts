@@ -10,7 +10,7 @@ import { screenshotQualitySchema, viewportSchema } from './screenshot.js';
 import { crawlRequestSchema } from './crawl.js';
 import { mapRequestSchema } from './map.js';
 import { MAX_BATCH_URLS, batchScrapeRequestSchema } from './batch.js';
-import { ignored, pageOptionsProperties, pageTimeout, scrapeRequestSchema } from './scrape.js';
+import { attributeSelectorsSchema, ignored, pageOptionsProperties, pageTimeout, scrapeRequestSchema } from './scrape.js';
 import { searchRequestSchema } from './search.js';
 
 const refused = (description: string) => ({ description: `Not offered here: ${description} Leave it out (400 otherwise).` });
@@ -34,8 +34,9 @@ export const v2FormatSchema = {
       fullPage: { type: 'boolean' },
       quality: screenshotQualitySchema,
       viewport: viewportSchema,
+      // attributes
+      selectors: attributeSelectorsSchema,
       // formats not offered here, accepted by shape so the refusal names the format
-      selectors: { type: 'array' },
       question: { type: 'string' },
       query: { type: 'string' },
       mode: { type: 'string' },
@@ -51,6 +52,7 @@ const {
   extract: _extract,
   jsonOptions: _jsonOptions,
   changeTrackingOptions: _changeTrackingOptions,
+  attributesOptions: _attributesOptions,
   webhookUrls: _webhookUrls,
   metadata: _metadata,
   parsePDF: _parsePDF,
@@ -68,7 +70,7 @@ export const v2PageOptionsProperties = {
     items: v2FormatSchema,
     default: ['markdown'],
     description:
-      'Names or objects: `markdown`, `html`, `rawHtml`, `links`, `screenshot` (or `{ type: "screenshot", fullPage }`), `{ type: "json", schema?, prompt? }` (into `json`, by the LLM) and `changeTracking` (or `{ type: "changeTracking", modes?, schema?, prompt?, tag? }`, with markdown). Other hosted formats (summary, images, branding, attributes, ...) get 400 naming `formats[i]`.',
+      'Names or objects: `markdown`, `html`, `rawHtml`, `links`, `images` (every image URL of the page), `screenshot` (or `{ type: "screenshot", fullPage }`), `summary` (by the LLM), `{ type: "json", schema?, prompt? }` (into `json`, by the LLM), `{ type: "attributes", selectors: [{ selector, attribute }] }` (at most 20 pairs; into `attributes`) and `changeTracking` (or `{ type: "changeTracking", modes?, schema?, prompt?, tag? }`, with markdown). Other hosted formats (branding, product, menu, audio, video, question, highlights, query) get 400 naming `formats[i]`.',
   },
   onlyMainContent: { ...onlyMainContent, default: true, description: 'Prune navigation, headers, footers, sidebars, banners and ads before conversion (v2 default: true).' },
   ...shared,

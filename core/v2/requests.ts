@@ -48,7 +48,7 @@ function pageOptionsFromV2(options: Omit<V2ScrapeOptions, 'timeout'>, at: string
     translated = formatsFromV2((formats ?? ['markdown']) as V2Format[]);
   } catch (err) {
     if (!(err instanceof FormatError)) throw err;
-    details.push({ field: `${at}formats[${err.index}]`, message: err.message });
+    details.push({ field: `${at}formats[${err.index}]${err.path}`, message: err.message });
   }
   return { ...same, ...translated };
 }
