@@ -8,6 +8,7 @@ import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
+import { teamRoutes } from './team.js';
 import { v2Routes } from './v2.js';
 
 export const apiRoutes: readonly RouteSpec[] = [
@@ -21,5 +22,6 @@ export const apiRoutes: readonly RouteSpec[] = [
   mapRoute,
   ...v2Routes,
   ...monitorRoutes,
+  ...teamRoutes,
   ...notOfferedRoutes,
 ];
