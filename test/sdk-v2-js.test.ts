@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { lastPageAt, NO_LIMIT, usageAccount, usageMonth } from './helpers/usage.js';
+import { meterTokens } from '../prisma/usage.js';
 
 let sites: SdkSites;
 let stack: TestStack;
@@ -202,6 +204,26 @@ describe('Firecrawl batch scrapes (v2)', () => {
     expect(await app.cancelBatchScrape(slow.id)).toBe(true);
     const cancelled = await pollUntil(() => app.getBatchScrapeStatus(slow.id), (s) => s.status !== 'scraping', 'batch cancelled');
     expect(cancelled.status).toBe('cancelled');
+  });
+});
+
+describe('usage and queue (v2), for a fresh account', () => {
+  it('getCreditUsage, getTokenUsage, their historical variants (byApiKey too), getQueueStatus and getConcurrency parse our answers', async () => {
+    const { prisma } = stack.api.deps;
+    const { accountId, keys } = await usageAccount(prisma);
+    const [{ id, key, prefix }] = keys as [(typeof keys)[0]];
+    const mine = new Firecrawl({ apiKey: key, apiUrl: stack.api.url });
+    await mine.scrape(`${sites.pages.url}/contract`);
+    await meterTokens(prisma, { apiKeyId: id }, 77);
+    const month = usageMonth();
+    const workers = stack.api.deps.config.WORKER_CONCURRENCY;
+    expect(await mine.getCreditUsage()).toEqual({ remainingCredits: NO_LIMIT, planCredits: undefined, billingPeriodStart: month.startDate, billingPeriodEnd: month.endDate });
+    expect(await mine.getTokenUsage()).toEqual({ remainingTokens: NO_LIMIT, planTokens: undefined, billingPeriodStart: month.startDate, billingPeriodEnd: month.endDate });
+    expect(await mine.getCreditUsageHistorical()).toEqual({ success: true, periods: [{ ...month, creditsUsed: 1 }] });
+    expect(await mine.getCreditUsageHistorical(true)).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, creditsUsed: 1 }] });
+    expect(await mine.getTokenUsageHistorical(true)).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, tokensUsed: 77 }] });
+    expect(await mine.getQueueStatus()).toEqual({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: workers, mostRecentSuccess: await lastPageAt(prisma, accountId) });
+    expect(await mine.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: workers });
   });
 });
 

@@ -6,18 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../api/keys-store.js';
 import { meterTokens } from '../prisma/usage.js';
 import { NO_RATE_LIMITS } from '../scripts/infra/throwaway.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
 import { startTestApi, type TestApi } from './helpers/api.js';
-import { newAccount } from './helpers/dashboard.js';
-import { TEST_PEPPER } from './helpers/env.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { lastPageAt as lastPage, NO_LIMIT, usageAccount, usageMonth as month, type UsageKey as Key } from './helpers/usage.js';
 
-const NO_LIMIT = 9007199254740991;
 const WORKER_CONCURRENCY = 3;
 const FREE = 10;
 
@@ -48,14 +45,7 @@ afterAll(async () => {
   await Promise.all([stack?.close(), site?.close(), billed?.close()]);
 });
 
-type Key = { id: string; key: string; prefix: string };
-
-async function account(keys: number): Promise<{ accountId: string; keys: Key[] }> {
-  const { accountId } = await newAccount(stack.api.deps.prisma);
-  const made: Key[] = [];
-  for (let i = 0; i < keys; i++) made.push(await createKey(stack.api.deps.prisma, `usage-${i}`, TEST_PEPPER, accountId));
-  return { accountId, keys: made };
-}
+const account = (keys: number) => usageAccount(stack.api.deps.prisma, keys);
 
 async function call(method: string, path: string, key: string | undefined, body?: unknown, base = stack.api.url) {
   const res = await fetch(base + path, {
@@ -67,13 +57,6 @@ async function call(method: string, path: string, key: string | undefined, body?
 }
 const get = (path: string, key: string | undefined, base?: string) => call('GET', path, key, undefined, base);
 
-/** The UTC month `back` months before the current one, as the answers write it. */
-function month(back = 0) {
-  const now = new Date();
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back + 1, 1));
-  return { startDate: start.toISOString(), endDate: end.toISOString() };
-}
 const thisMonth = month();
 const today = () => new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
 
@@ -176,10 +159,10 @@ describe('billing off', () => {
   it('queue status and concurrency: the pages of the account’s running jobs, waiting and being fetched; the deployment’s capacity; the last page stored', async () => {
     const [a1, a2] = a.keys as [Key, Key];
     const { prisma } = stack.api.deps;
-    const lastPageAt = (await prisma.usageDay.findUniqueOrThrow({ where: { accountId_day: { accountId: a.accountId, day: today() } } })).lastPageAt!;
-    const idle = { success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: WORKER_CONCURRENCY, mostRecentSuccess: lastPageAt.toISOString() };
+    const lastPageAt = await lastPage(prisma, a.accountId);
+    const idle = { success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: WORKER_CONCURRENCY, mostRecentSuccess: lastPageAt };
     expect((await get('/v1/team/queue-status', a1.key)).body).toEqual(idle);
-    expect(Date.now() - lastPageAt.getTime()).toBeLessThan(120_000);
+    expect(Date.now() - Date.parse(lastPageAt)).toBeLessThan(120_000);
 
     // Running jobs with known frontiers (no workflow drives them), one of each account, and one of A's already cancelled.
     const job = async (apiKeyId: string, status: string, urls: string[]) => {
@@ -195,7 +178,7 @@ describe('billing off', () => {
       await job(b.keys[0]!.id, 'scraping', ['queued', 'queued', 'queued', 'claimed']),
     ];
     try {
-      const busy = { success: true, jobsInQueue: 5, activeJobsInQueue: 2, waitingJobsInQueue: 3, maxConcurrency: WORKER_CONCURRENCY, mostRecentSuccess: lastPageAt.toISOString() };
+      const busy = { success: true, jobsInQueue: 5, activeJobsInQueue: 2, waitingJobsInQueue: 3, maxConcurrency: WORKER_CONCURRENCY, mostRecentSuccess: lastPageAt };
       expect(await get('/v1/team/queue-status', a2.key)).toEqual({ status: 200, body: busy });
       expect(await get('/v2/team/queue-status', a1.key)).toEqual({ status: 200, body: busy });
       expect(await get('/v2/concurrency-check', a1.key)).toEqual({ status: 200, body: { success: true, concurrency: 2, maxConcurrency: WORKER_CONCURRENCY } });
