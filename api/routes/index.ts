@@ -8,7 +8,7 @@ import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
-import { teamRoutes } from './team.js';
+import { teamUsageRoutes } from './team-usage.js';
 import { v2Routes } from './v2.js';
 
 export const apiRoutes: readonly RouteSpec[] = [
@@ -22,6 +22,6 @@ export const apiRoutes: readonly RouteSpec[] = [
   mapRoute,
   ...v2Routes,
   ...monitorRoutes,
-  ...teamRoutes,
+  ...teamUsageRoutes,
   ...notOfferedRoutes,
 ];

@@ -6,7 +6,7 @@
  */
 import { UnauthorizedError } from '../../core/errors.js';
 import type { ApiVersion } from '../../jobs/read.js';
-import { creditUsage, historicalUsage, maxConcurrency, NO_LIMIT, queueStatus, tokenUsage, type CurrentUsage, type Metered } from '../team-usage.js';
+import { creditUsage, historicalUsage, maxConcurrency, NO_LIMIT, queueStatus, tokenUsage, type CurrentUsage, type Metered } from '../account-usage.js';
 import { defineRoute, type AppContext, type RouteSpec, type Schema } from '../route.js';
 
 const versions: ApiVersion[] = ['v1', 'v2'];
@@ -203,7 +203,7 @@ export const concurrencyCheckRoute = defineRoute({
   },
 });
 
-export const teamRoutes: RouteSpec[] = [
+export const teamUsageRoutes: RouteSpec[] = [
   ...versions.flatMap((v) => [currentRoute('credits', v), historicalRoute('credits', v), currentRoute('tokens', v), historicalRoute('tokens', v), queueRoute(v)]),
   concurrencyCheckRoute,
 ];
