@@ -73,7 +73,7 @@ async function insertAndMeter(db: Prisma.TransactionClient | PrismaClient, id: s
         ${page.screenshot ? new Uint8Array(page.screenshot) : null}, ${json(page.actions)}::jsonb, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
         ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}, ${where.cacheKey ?? null}, now() + make_interval(secs => ${ttlSeconds}))
       ON CONFLICT (id) DO NOTHING RETURNING id),
-    owner AS (SELECT account_id FROM api_key WHERE id = ${where.apiKeyId ?? null} AND EXISTS (SELECT 1 FROM ins)),
+    owner AS (SELECT account_id, id AS api_key_id FROM api_key WHERE id = ${where.apiKeyId ?? null} AND EXISTS (SELECT 1 FROM ins)),
     ${meteringCtes(1)}
     SELECT (SELECT count(*) FROM ins)::int AS stored`;
   return rows[0]?.stored ?? 0;

@@ -30,7 +30,7 @@ export async function readCachedPage(prisma: PrismaClient, key: string, bounds: 
       WHERE cache_key = ${key} AND expires_at > now() ${young} ${old}
       ORDER BY created_at DESC
       LIMIT 1),
-    owner AS (SELECT account_id FROM api_key WHERE id = ${apiKeyId ?? null} AND EXISTS (SELECT 1 FROM hit)),
+    owner AS (SELECT account_id, id AS api_key_id FROM api_key WHERE id = ${apiKeyId ?? null} AND EXISTS (SELECT 1 FROM hit)),
     ${meteringCtes(1)}
     SELECT * FROM hit`;
   return rows[0];

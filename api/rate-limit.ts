@@ -22,7 +22,7 @@ export const rateLimitLabels: Record<RateLimitName, string> = {
   scrape: 'POST /v1/scrape and /v2/scrape',
   crawl: 'POST /v1/crawl and /v2/crawl',
   batchScrape: 'POST /v1/batch/scrape and /v2/batch/scrape',
-  crawlStatus: 'GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors and GET /v2/crawl/active',
+  crawlStatus: 'GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors, GET /v2/crawl/active, GET /v1|v2/team/… and GET /v2/concurrency-check',
   cancel: 'DELETE /v1|v2/crawl/{id} (and /v1/…/cancel), DELETE /v1|v2/batch/scrape/{id}',
   map: 'POST /v1/map and /v2/map',
   monitor: '/v2/monitor',

@@ -41,6 +41,11 @@ export class ScrapeWorkers {
     return urls;
   }
 
+  /** Workers serving scrapes now (their signed announcements that still hold). */
+  async liveCount(): Promise<number> {
+    return (await this.live()).length;
+  }
+
   private forget(url: string): void {
     if (this.listed) this.listed = { ...this.listed, urls: this.listed.urls.filter((u) => u !== url) };
   }

@@ -93,7 +93,7 @@ export const settings = {
   RATE_LIMIT_CRAWL_STATUS_PER_MIN: {
     schema: rateLimit,
     default: 600,
-    doc: 'GET /v1/crawl/{id} and GET /v1/batch/scrape/{id} (and their /errors) requests per minute per caller: polling once a second on ten jobs at once fits; 0 = unlimited.',
+    doc: 'GET /v1/crawl/{id} and GET /v1/batch/scrape/{id} (and their /errors), the usage and queue reads (GET /v1/team/…) and their v2 twins, together, requests per minute per caller: polling once a second on ten jobs at once fits; 0 = unlimited.',
   },
   RATE_LIMIT_CANCEL_PER_MIN: { schema: rateLimit, default: 60, doc: 'DELETE /v1/crawl/{id}, DELETE /v1/crawl/{id}/cancel and DELETE /v1/batch/scrape/{id} together, per minute per caller; 0 = unlimited.' },
   RATE_LIMIT_BATCH_SCRAPE_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/batch/scrape (batches started) per minute per caller (burst up to this many); 0 = unlimited.' },

@@ -60,7 +60,7 @@ describe('fuzzing every operation of the OpenAPI document, and the dashboard', (
     expect(operations.map((o) => o.operationId).sort()).toEqual([...apiRoutes.map((r) => r.operationId), 'apiReference'].sort());
     for (const op of operations) expect(op.requests, op.operation).toBeGreaterThanOrEqual(REQUESTS);
     // Unauthenticated calls were part of it, and were refused.
-    for (const id of ['scrape', 'startCrawl', 'getCrawl', 'cancelCrawl', 'map', 'startBatchScrape', 'getBatchScrape', 'getCrawlErrors', 'scrapeV2', 'startCrawlV2', 'getCrawlV2', 'cancelCrawlV2', 'mapV2', 'startBatchScrapeV2']) expect(operations.find((o) => o.operationId === id)!.statuses['401']).toBeGreaterThan(0);
+    for (const id of ['scrape', 'startCrawl', 'getCrawl', 'cancelCrawl', 'map', 'startBatchScrape', 'getBatchScrape', 'getCrawlErrors', 'scrapeV2', 'startCrawlV2', 'getCrawlV2', 'cancelCrawlV2', 'mapV2', 'startBatchScrapeV2', 'creditUsage', 'creditUsageHistoricalV2', 'tokenUsageV2', 'queueStatus', 'concurrencyCheckV2']) expect(operations.find((o) => o.operationId === id)!.statuses['401']).toBeGreaterThan(0);
     expect(summary.violations).toEqual([]);
     expect(summary.violationCount).toBe(0);
     expect(summary.schemathesisFailures).toEqual([]);

@@ -18,11 +18,6 @@ describe('operations not offered here', () => {
     ['GET', '/v1/deep-research/abc', 'Deep research is not offered by this server'],
     ['POST', '/v1/llmstxt', 'llms.txt generation is not offered by this server'],
     ['GET', '/v1/llmstxt/abc', 'llms.txt generation is not offered by this server'],
-    ['GET', '/v1/team/credit-usage', 'Credit usage is not offered by this server'],
-    ['GET', '/v1/team/credit-usage/historical', 'Credit usage is not offered by this server'],
-    ['GET', '/v1/team/token-usage', 'Token usage is not offered by this server'],
-    ['GET', '/v1/team/token-usage/historical', 'Token usage is not offered by this server'],
-    ['GET', '/v1/team/queue-status', 'Queue status is not offered by this server'],
   ])('%s %s answers 501 not_supported, saying so', async (method, path, message) => {
     const res = await fetch(api.url + path, {
       method,
@@ -47,8 +42,6 @@ describe('v2 operations not offered here', () => {
     ['DELETE', '/v2/scrape/abc/interact', 'Interacting with a scraped page is not offered by this server'],
     ['POST', '/v2/browser', 'Browser sessions is not offered by this server'],
     ['POST', '/v2/crawl/params-preview', 'Crawl options from a prompt is not offered by this server'],
-    ['GET', '/v2/team/credit-usage', 'Credit usage is not offered by this server'],
-    ['GET', '/v2/concurrency-check', 'The concurrency check is not offered by this server'],
     ['GET', '/exchange/discover', 'The provider exchange is not offered by this server'],
   ])('%s %s answers 501 not_supported, saying so', async (method, path, message) => {
     const res = await fetch(api.url + path, { method, headers: { authorization: 'Bearer pw_any', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, body: method === 'POST' ? '{"query":"x"}' : undefined });
@@ -83,6 +76,19 @@ describe('v2 operations not offered here', () => {
     expect(res.status).toBe(501);
     expect(((await res.json()) as { error: string }).error).toBe('The provider exchange (alexandria) is not offered by this server: it is a hosted feature. This server offers scrape, crawl, batch scrape, map and search.');
   });
+});
+
+describe('usage and queue, offered since issue 25 (test/team-usage.test.ts checks the figures)', () => {
+  it.each(['/v1/team/credit-usage', '/v1/team/credit-usage/historical', '/v1/team/token-usage', '/v1/team/token-usage/historical', '/v1/team/queue-status', '/v2/team/credit-usage', '/v2/team/credit-usage/historical', '/v2/team/token-usage', '/v2/team/token-usage/historical', '/v2/team/queue-status', '/v2/concurrency-check'])(
+    'GET %s is served: 401 for an unknown key, 200 for a key',
+    async (path) => {
+      const unknown = await fetch(api.url + path, { headers: { authorization: 'Bearer pw_any' } });
+      expect([unknown.status, ((await unknown.json()) as { code: string }).code]).toEqual([401, 'unauthorized']);
+      const { key } = await createKey(api.deps.prisma, 'usage', TEST_PEPPER);
+      const res = await fetch(api.url + path, { headers: { authorization: `Bearer ${key}` } });
+      expect([res.status, ((await res.json()) as { success: boolean }).success]).toEqual([200, true]);
+    },
+  );
 });
 
 describe('WebSocket watching', () => {

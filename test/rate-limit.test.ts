@@ -47,7 +47,7 @@ async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Pro
   }
 }
 
-const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors and GET /v2/crawl/active: 3 requests per minute per account. Retry in 20 seconds.';
+const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors, GET /v2/crawl/active, GET /v1|v2/team/… and GET /v2/concurrency-check: 3 requests per minute per account. Retry in 20 seconds.';
 
 describe('rate limits on one Redis', () => {
   let api: TestApi;
@@ -148,8 +148,14 @@ describe('rate limits on one Redis', () => {
       'GET /v1/batch/scrape/{id}/errors',
       'GET /v1/crawl/{id}',
       'GET /v1/crawl/{id}/errors',
+      'GET /v1/team/credit-usage',
+      'GET /v1/team/credit-usage/historical',
+      'GET /v1/team/queue-status',
+      'GET /v1/team/token-usage',
+      'GET /v1/team/token-usage/historical',
       'GET /v2/batch/scrape/{id}',
       'GET /v2/batch/scrape/{id}/errors',
+      'GET /v2/concurrency-check',
       'GET /v2/crawl/active',
       'GET /v2/crawl/{id}',
       'GET /v2/crawl/{id}/errors',
@@ -157,6 +163,11 @@ describe('rate limits on one Redis', () => {
       'GET /v2/monitor/{id}',
       'GET /v2/monitor/{id}/checks',
       'GET /v2/monitor/{id}/checks/{checkId}',
+      'GET /v2/team/credit-usage',
+      'GET /v2/team/credit-usage/historical',
+      'GET /v2/team/queue-status',
+      'GET /v2/team/token-usage',
+      'GET /v2/team/token-usage/historical',
       'PATCH /v2/monitor/{id}',
       'POST /v1/batch/scrape',
       'POST /v1/crawl',

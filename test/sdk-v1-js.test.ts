@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { lastPageAt, NO_LIMIT, usageAccount, usageMonth } from './helpers/usage.js';
+import { meterTokens } from '../prisma/usage.js';
 
 let sites: SdkSites;
 let stack: TestStack;
@@ -199,5 +201,30 @@ describe('FirecrawlAppV1.search', () => {
     expect(scraped.data).toEqual([
       expect.objectContaining({ url: `${base}/contract`, title: 'SDK contract', markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ sourceURL: `${base}/contract`, statusCode: 200 }) }),
     ]);
+  });
+});
+
+describe('usage and queue (v1), for a fresh account', () => {
+  it('getCreditUsage, getTokenUsage (snake_case data), their historical variants (byApiKey too) and getQueueStatus', async () => {
+    const { prisma } = stack.api.deps;
+    const { accountId, keys } = await usageAccount(prisma);
+    const [{ id, key, prefix }] = keys as [(typeof keys)[0]];
+    const mine = new FirecrawlAppV1({ apiKey: key, apiUrl: stack.api.url });
+    succeeded(await mine.scrapeUrl(`${sites.pages.url}/contract`, { formats: ['markdown'] }));
+    await meterTokens(prisma, { apiKeyId: id }, 1234);
+    const month = usageMonth();
+    const period = { billing_period_start: month.startDate, billing_period_end: month.endDate };
+    expect(await mine.getCreditUsage()).toEqual({ success: true, data: { remaining_credits: NO_LIMIT, credits_used: 1, ...period } });
+    expect(await mine.getTokenUsage()).toEqual({ success: true, data: { remaining_tokens: NO_LIMIT, tokens_used: 1234, ...period } });
+    expect(await mine.getCreditUsageHistorical(true)).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, creditsUsed: 1 }] });
+    expect(await mine.getTokenUsageHistorical()).toEqual({ success: true, periods: [{ ...month, tokensUsed: 1234 }] });
+    expect(await mine.getQueueStatus()).toEqual({
+      success: true,
+      jobsInQueue: 0,
+      activeJobsInQueue: 0,
+      waitingJobsInQueue: 0,
+      maxConcurrency: stack.api.deps.config.WORKER_CONCURRENCY,
+      mostRecentSuccess: await lastPageAt(prisma, accountId),
+    });
   });
 });

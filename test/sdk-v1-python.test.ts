@@ -11,6 +11,8 @@ import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSch
 import { pollUntil } from './helpers/poll.js';
 import { pythonSdk, type PythonSdk } from './helpers/sdk-python.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { NO_LIMIT, usageAccount, usageMonth } from './helpers/usage.js';
+import { meterTokens } from '../prisma/usage.js';
 
 let sites: SdkSites;
 let stack: TestStack;
@@ -140,6 +142,26 @@ describe('V1FirecrawlApp batch scrapes', () => {
     expect(status.data).toHaveLength(TREE_PAGES);
     expect(sourceUrls(status.data)).toEqual(treeUrls(sites.tree.url));
     expect(await py.call<JobErrors>('check_batch_scrape_errors', [started.id])).toEqual({ errors: [binaryError(`${sites.pages.url}/binary`)], robotsBlocked: [] });
+  });
+});
+
+describe('usage (v1), for a fresh account', () => {
+  it('get_credit_usage, get_token_usage (snake_case data) and the historical variants (by_api_key too): the SDK’s models parse our answers', async () => {
+    const { prisma } = stack.api.deps;
+    const { keys } = await usageAccount(prisma);
+    const [{ id, key, prefix }] = keys as [(typeof keys)[0]];
+    const mine = await pythonSdk(stack.api.url, key, 'V1FirecrawlApp');
+    await mine.call('scrape_url', [`${sites.pages.url}/contract`]);
+    await meterTokens(prisma, { apiKeyId: id }, 99);
+    const month = usageMonth();
+    const period = { billing_period_start: month.startDate, billing_period_end: month.endDate };
+    // The models keep their own fields: credits_used / tokens_used (ours) are left out.
+    expect(await mine.call('get_credit_usage')).toEqual({ success: true, data: { remaining_credits: NO_LIMIT, ...period } });
+    expect(await mine.call('get_token_usage')).toEqual({ success: true, data: { remaining_tokens: NO_LIMIT, ...period } });
+    expect(await mine.call('get_credit_usage_historical', [], { by_api_key: true })).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, creditsUsed: 1 }] });
+    expect(await mine.call('get_token_usage_historical')).toEqual({ success: true, periods: [{ ...month, tokensUsed: 99 }] });
+    const aio = await pythonSdk(stack.api.url, key, 'AsyncV1FirecrawlApp');
+    expect(await aio.call('get_token_usage')).toEqual({ success: true, data: { remaining_tokens: NO_LIMIT, ...period } });
   });
 });
 

@@ -10,6 +10,8 @@ import { SUMMARY_SYSTEM_PROMPT } from '../activities/llm/summary.js';
 import { binaryError, contractHtml, galleryAttributes, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { lastPageAt, NO_LIMIT, usageAccount, usageMonth } from './helpers/usage.js';
+import { meterTokens } from '../prisma/usage.js';
 
 let sites: SdkSites;
 let stack: TestStack;
@@ -233,6 +235,26 @@ describe('Firecrawl.search (v2)', () => {
       expect.objectContaining({ url: `${base}/contract`, title: 'SDK contract', position: 1, markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ sourceURL: `${base}/contract`, statusCode: 200 }) }),
       expect.objectContaining({ url: `${base}/docs/a`, title: 'Docs A', position: 2, markdown: expect.stringContaining('Docs A') }),
     ]);
+  });
+});
+
+describe('usage and queue (v2), for a fresh account', () => {
+  it('getCreditUsage, getTokenUsage, their historical variants (byApiKey too), getQueueStatus and getConcurrency parse our answers', async () => {
+    const { prisma } = stack.api.deps;
+    const { accountId, keys } = await usageAccount(prisma);
+    const [{ id, key, prefix }] = keys as [(typeof keys)[0]];
+    const mine = new Firecrawl({ apiKey: key, apiUrl: stack.api.url });
+    await mine.scrape(`${sites.pages.url}/contract`);
+    await meterTokens(prisma, { apiKeyId: id }, 77);
+    const month = usageMonth();
+    const workers = stack.api.deps.config.WORKER_CONCURRENCY;
+    expect(await mine.getCreditUsage()).toEqual({ remainingCredits: NO_LIMIT, planCredits: undefined, billingPeriodStart: month.startDate, billingPeriodEnd: month.endDate });
+    expect(await mine.getTokenUsage()).toEqual({ remainingTokens: NO_LIMIT, planTokens: undefined, billingPeriodStart: month.startDate, billingPeriodEnd: month.endDate });
+    expect(await mine.getCreditUsageHistorical()).toEqual({ success: true, periods: [{ ...month, creditsUsed: 1 }] });
+    expect(await mine.getCreditUsageHistorical(true)).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, creditsUsed: 1 }] });
+    expect(await mine.getTokenUsageHistorical(true)).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, tokensUsed: 77 }] });
+    expect(await mine.getQueueStatus()).toEqual({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: workers, mostRecentSuccess: await lastPageAt(prisma, accountId) });
+    expect(await mine.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: workers });
   });
 });
 

@@ -14,6 +14,8 @@ import { binaryError, contractHtml, galleryImages, gallerySelectors, LLM_ANSWER,
 import { pollUntil } from './helpers/poll.js';
 import { pythonSdk, raised, type PythonSdk } from './helpers/sdk-python.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { lastPageAt, NO_LIMIT, usageAccount, usageMonth } from './helpers/usage.js';
+import { meterTokens } from '../prisma/usage.js';
 
 let sites: SdkSites;
 let stack: TestStack;
@@ -289,6 +291,37 @@ describe('Firecrawl.search (v2)', () => {
     expect(scraped.web).toEqual([
       expect.objectContaining({ markdown: `# SDK contract\n\nHello from [page b](${base}/docs/b).`, metadata: expect.objectContaining({ title: 'SDK contract', source_url: `${base}/contract`, status_code: 200 }) }),
     ]);
+  });
+});
+
+describe('usage and queue (v2), for a fresh account', () => {
+  it('get_credit_usage, get_token_usage, the historical variants (by_api_key too; on the client’s v2 proxy, as Firecrawl does not copy them), get_queue_status and get_concurrency: the SDK’s models parse our answers', async () => {
+    const { prisma } = stack.api.deps;
+    const { accountId, keys } = await usageAccount(prisma);
+    const [{ id, key, prefix }] = keys as [(typeof keys)[0]];
+    const mine = await pythonSdk(stack.api.url, key, 'Firecrawl');
+    await mine.call<Doc>('scrape', [`${sites.pages.url}/contract`]);
+    await meterTokens(prisma, { apiKeyId: id }, 512);
+    const month = usageMonth();
+    const period = { billing_period_start: month.startDate, billing_period_end: month.endDate };
+    const workers = stack.api.deps.config.WORKER_CONCURRENCY;
+    expect(await mine.call('get_credit_usage')).toEqual({ remaining_credits: NO_LIMIT, ...period });
+    expect(await mine.call('get_token_usage')).toEqual({ remaining_tokens: NO_LIMIT, ...period });
+    expect(await mine.call('v2.get_credit_usage_historical')).toEqual({ success: true, periods: [{ ...month, creditsUsed: 1 }] });
+    expect(await mine.call('v2.get_credit_usage_historical', [], { by_api_key: true })).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, creditsUsed: 1 }] });
+    expect(await mine.call('v2.get_token_usage_historical', [], { by_api_key: true })).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, tokensUsed: 512 }] });
+    // A datetime in the SDK's model: dumped with microseconds.
+    const queue = await mine.call<{ most_recent_success: string }>('get_queue_status');
+    expect({ ...queue, most_recent_success: new Date(queue.most_recent_success).toISOString() }).toEqual({
+      jobs_in_queue: 0,
+      active_jobs_in_queue: 0,
+      waiting_jobs_in_queue: 0,
+      max_concurrency: workers,
+      most_recent_success: await lastPageAt(prisma, accountId),
+    });
+    expect(await mine.call('get_concurrency')).toEqual({ concurrency: 0, max_concurrency: workers });
+    const aio = await pythonSdk(stack.api.url, key, 'AsyncFirecrawl');
+    expect(await aio.call('get_credit_usage')).toEqual({ remaining_credits: NO_LIMIT, ...period });
   });
 });
 

@@ -9,6 +9,7 @@ import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { scrapeRoute } from './scrape.js';
 import { searchRoute, searchV2Route } from './search.js';
+import { teamUsageRoutes } from './team-usage.js';
 import { v2Routes } from './v2.js';
 
 export const apiRoutes: readonly RouteSpec[] = [
@@ -24,5 +25,6 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...v2Routes,
   searchV2Route,
   ...monitorRoutes,
+  ...teamUsageRoutes,
   ...notOfferedRoutes,
 ];

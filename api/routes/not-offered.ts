@@ -1,6 +1,6 @@
 /**
  * Hosted-API operations the official SDKs and MCP server can call that this server does not offer,
- * because they need what it does not have (a search engine, an agent, hosted accounts). Each
+ * because they need what it does not have (a search engine, an agent, hosted services). Each
  * answers 501 `not_supported` with a message saying so, never a bare 404 (README "Not offered
  * here"). They read no body (POST /v2/parse is a multipart upload), so they are served before the
  * JSON body parser, and before the v2 job routes (`/v2/crawl/params-preview` is not a crawl id).
@@ -12,7 +12,6 @@ const offered = 'This server offers scrape, crawl, batch scrape, map and search.
 const search = 'it needs a hosted index; POST /v2/search searches the web through the operator’s provider';
 const extractJobs = 'multi-page extraction jobs with web search are a hosted feature; use `extract` or `jsonOptions` on scrape, crawl or batch scrape (v2: a `{ "type": "json" }` format)';
 const agent = 'it needs the hosted agent';
-const credits = 'credit and token usage are hosted-account features; with billing on, the dashboard shows an account’s credits';
 const browser = 'interactive browser sessions are a hosted feature; use waitFor to let a page render';
 const llmstxt = 'it is a hosted feature; crawl the site with formats ["markdown"] instead';
 
@@ -23,11 +22,6 @@ const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId
   { method: 'get', path: '/v1/deep-research/:id', operationId: 'deepResearchStatus', what: 'Deep research', why: 'it needs web search and an agent' },
   { method: 'post', path: '/v1/llmstxt', operationId: 'llmsTxt', what: 'llms.txt generation', why: llmstxt },
   { method: 'get', path: '/v1/llmstxt/:id', operationId: 'llmsTxtStatus', what: 'llms.txt generation', why: llmstxt },
-  { method: 'get', path: '/v1/team/credit-usage', operationId: 'creditUsage', what: 'Credit usage', why: credits },
-  { method: 'get', path: '/v1/team/credit-usage/historical', operationId: 'creditUsageHistorical', what: 'Credit usage', why: credits },
-  { method: 'get', path: '/v1/team/token-usage', operationId: 'tokenUsage', what: 'Token usage', why: credits },
-  { method: 'get', path: '/v1/team/token-usage/historical', operationId: 'tokenUsageHistorical', what: 'Token usage', why: credits },
-  { method: 'get', path: '/v1/team/queue-status', operationId: 'queueStatus', what: 'Queue status', why: 'jobs run on Temporal here: its UI shows them' },
   // v2: what the SDKs' default clients and the MCP server can call besides scrape, crawl, map, batch scrape and monitors.
   { method: 'post', path: '/v2/search/:id/feedback', operationId: 'searchFeedbackV2', what: 'Search feedback', why: search },
   { method: 'post', path: '/v2/search/developer', operationId: 'developerSearchV2', what: 'Developer search', why: search },
@@ -57,12 +51,6 @@ const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId
   { method: 'get', path: '/v2/parse/formats', operationId: 'parseFormatsV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
   { method: 'post', path: '/v2/parse/upload-url', operationId: 'parseUploadUrlV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
   { method: 'post', path: '/v2/crawl/params-preview', operationId: 'crawlParamsPreviewV2', what: 'Crawl options from a prompt', why: 'it needs the hosted planner; give includePaths, excludePaths, limit and the other options yourself' },
-  { method: 'get', path: '/v2/concurrency-check', operationId: 'concurrencyCheckV2', what: 'The concurrency check', why: 'there is no hosted concurrency plan here: a crawl’s maxConcurrency and the workers’ WORKER_CONCURRENCY bound it' },
-  { method: 'get', path: '/v2/team/credit-usage', operationId: 'creditUsageV2', what: 'Credit usage', why: credits },
-  { method: 'get', path: '/v2/team/credit-usage/historical', operationId: 'creditUsageHistoricalV2', what: 'Credit usage', why: credits },
-  { method: 'get', path: '/v2/team/token-usage', operationId: 'tokenUsageV2', what: 'Token usage', why: credits },
-  { method: 'get', path: '/v2/team/token-usage/historical', operationId: 'tokenUsageHistoricalV2', what: 'Token usage', why: credits },
-  { method: 'get', path: '/v2/team/queue-status', operationId: 'queueStatusV2', what: 'Queue status', why: 'jobs run on Temporal here: its UI shows them' },
   { method: 'get', path: '/exchange/discover', operationId: 'exchangeDiscover', what: 'The provider exchange', why: 'it is a hosted feature' },
 ];
 

@@ -9,7 +9,9 @@ stdout: {"ok": true, "result": <the return value as JSON>}
          "code": <the SDK's error code or null>, "body": <the error response's JSON body or null>}
 
 Clients: V1FirecrawlApp and AsyncV1FirecrawlApp (the v1 API), Firecrawl and AsyncFirecrawl (the
-default clients, the v2 API). An async client's coroutine is run to completion.
+default clients, the v2 API). An async client's coroutine is run to completion. A dotted method
+reaches through the client's attributes: `v2.get_credit_usage_historical` is the default client's
+public `v2` proxy, which carries methods the client itself does not copy.
 
 Arguments the SDK takes only as its pydantic models are given as JSON objects and built here:
 `scrape_options` (V1ScrapeOptions for the v1 clients, ScrapeOptions for the default ones) and
@@ -83,7 +85,10 @@ def main():
         if isinstance(kwargs.get(name), dict):
             kwargs[name] = getattr(types, model)(**kwargs[name])
     try:
-        result = getattr(app, request["method"])(*args, **kwargs)
+        method = app
+        for name in request["method"].split("."):
+            method = getattr(method, name)
+        result = method(*args, **kwargs)
         if inspect.isawaitable(result):
             result = asyncio.run(result)
     except Exception as error:  # the outcome under test: report it, the test decides
