@@ -1,6 +1,6 @@
 /**
- * Deletes what outlived its time: documents (scrape results too) and crawls with their frontier
- * after CRAWL_TTL_SECONDS; change-tracking snapshots not seen for SNAPSHOT_RETENTION_DAYS, and change
+ * Deletes what outlived its time: documents (scrape results too), crawls with their frontier and
+ * extract jobs after CRAWL_TTL_SECONDS; change-tracking snapshots not seen for SNAPSHOT_RETENTION_DAYS, and change
  * log entries as old; monitor checks older than their monitor's retentionDays; the activity log after
  * ACTIVITY_RETENTION_DAYS; ended dashboard sessions and lapsed invites. Run by the expire-data
  * Temporal Schedule.
@@ -19,6 +19,8 @@ export async function deleteExpired(
   const documents = await prisma.document.deleteMany({ where: { expiresAt: { lt: now } } });
   // job_url and the crawl's documents go with it (ON DELETE CASCADE).
   const crawls = await prisma.job.deleteMany({ where: { expiresAt: { lt: now } } });
+  // An extract job's pages go with it (ON DELETE CASCADE).
+  await prisma.extractJob.deleteMany({ where: { expiresAt: { lt: now } } });
   const unseenSince = new Date(now.getTime() - snapshotRetentionDays * DAY_MS);
   const snapshots = await prisma.pageSnapshot.deleteMany({ where: { lastSeenAt: { lt: unseenSince } } });
   const changes = await prisma.pageChange.deleteMany({ where: { seenAt: { lt: unseenSince } } });

@@ -5,6 +5,7 @@
 import type { ActivityDeps } from './deps.js';
 import { crawlActivities } from './crawl/index.js';
 import { expiryActivities } from './expire.js';
+import { extractActivities } from './extract/index.js';
 import { healthActivities } from './health.js';
 import { mapActivities } from './map-site.js';
 import { monitorCheckActivities } from './monitor/check.js';
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...mapActivities(deps),
     ...monitorCheckActivities(deps),
     ...expiryActivities(deps),
+    ...extractActivities(deps),
   };
 }
 

@@ -199,6 +199,7 @@ export const settings = {
   LLM_BASE_URL: { schema: httpUrl, doc: 'Chat-completions compatible endpoint base (e.g. `https://api.openai.com/v1`). Without it extraction is skipped.' },
   LLM_API_KEY: { schema: { type: 'string', minLength: 1 }, secret: true, doc: 'Key for LLM_BASE_URL.' },
   LLM_MODEL: { schema: { type: 'string', minLength: 1 }, doc: 'Model name sent to LLM_BASE_URL.' },
+  EXTRACT_CHUNK_CHARS: { schema: { type: 'integer', minimum: 1000 }, default: 100000, doc: 'Extract jobs: a page longer than this many characters of markdown is extracted in pieces this long, so each fits the model’s context (about 4 characters a token).' },
   SEARXNG_ENDPOINT: { schema: httpUrl, doc: 'A SearXNG instance (its base URL, `json` in its search.formats) for POST /v1|v2/search and web search in extract jobs. Takes precedence over SERPER_API_KEY.' },
   SEARXNG_ENGINES: { schema: { type: 'string', minLength: 1 }, doc: 'Comma-separated SearXNG engines for web results (e.g. `google,bing`); default: the instance\'s own.' },
   SEARXNG_CATEGORIES: { schema: { type: 'string', minLength: 1 }, doc: 'Comma-separated SearXNG categories for web results; default `general`. News and images use SearXNG\'s `news` and `images`.' },

@@ -4,6 +4,7 @@
  */
 import type { PublicDocument } from './document.js';
 import type { FailureType } from './failures.js';
+import type { ExtractInput } from './schemas/extract.js';
 import type { MapInput } from './schemas/map.js';
 import type { PageOptions } from './schemas/scrape.js';
 
@@ -11,6 +12,7 @@ export const workflowIds = {
   scrape: (scrapeId: string) => `scrape-${scrapeId}`,
   map: (mapId: string) => `map-${mapId}`,
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
+  extract: (extractId: string) => `extract-${extractId}`,
 } as const;
 
 /**
@@ -21,6 +23,7 @@ export type Workflows = {
   map: (input: MapInput) => Promise<{ documentId: string; count: number }>;
   deliverWebhooks: (delivery: WebhookDelivery) => Promise<{ delivered: number; failed: number }>;
   failedScrape: (record: FailedScrapeRecord) => Promise<void>;
+  extractJob: (input: ExtractInput) => Promise<void>;
 };
 
 /** The task queue of crawl page activities, beside the main one (see worker/main.ts). */

@@ -12,8 +12,6 @@ afterAll(() => api?.close());
 
 describe('operations not offered here', () => {
   it.each([
-    ['POST', '/v1/extract', 'Extract jobs is not offered by this server'],
-    ['GET', '/v1/extract/abc', 'Extract jobs is not offered by this server'],
     ['POST', '/v1/deep-research', 'Deep research is not offered by this server'],
     ['GET', '/v1/deep-research/abc', 'Deep research is not offered by this server'],
     ['POST', '/v1/llmstxt', 'llms.txt generation is not offered by this server'],
@@ -36,7 +34,6 @@ describe('operations not offered here', () => {
 describe('v2 operations not offered here', () => {
   it.each([
     ['POST', '/v2/search/gov', 'Government search is not offered by this server: it needs a hosted index'],
-    ['POST', '/v2/extract', 'Extract jobs is not offered by this server'],
     ['POST', '/v2/agent', 'The agent is not offered by this server: it needs the hosted agent'],
     ['GET', '/v2/agent/abc/snapshots/def', 'The agent is not offered by this server'],
     ['DELETE', '/v2/scrape/abc/interact', 'Interacting with a scraped page is not offered by this server'],

@@ -1,6 +1,8 @@
 /** LLM extraction through a local server speaking the chat-completions wire format. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findActiveKey } from '../api/keys-store.js';
 import { startFakeLlm, type FakeLlm } from './fixtures/llm.js';
+import { TEST_PEPPER } from './helpers/env.js';
 import type { FixtureServer } from './fixtures/server.js';
 import { startSite } from './fixtures/site.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
@@ -48,6 +50,10 @@ describe('extract', () => {
     expect(first!.messages[1]!.content).toContain('# Growing tomatoes');
     expect(second!.messages).toHaveLength(4);
     expect(second!.messages[3]!.content).toMatch(/^That answer is invalid: answer must have required property 'varieties'/);
+    // Both calls' tokens (120 each, as the endpoint reported them) count for the key (GET /v1/team/token-usage).
+    const key = await findActiveKey(withLlm.api.deps.prisma, withLlm.key, TEST_PEPPER);
+    const rows = await withLlm.api.deps.prisma.usageKeyDay.findMany({ where: { apiKeyId: (key as { id: string }).id } });
+    expect(rows.reduce((n, r) => n + Number(r.tokens), 0)).toBe(240);
   });
 
   it('is skipped, and the scrape still succeeds, without LLM settings', async () => {

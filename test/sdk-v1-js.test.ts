@@ -228,3 +228,11 @@ describe('usage and queue (v1), for a fresh account', () => {
     });
   });
 });
+
+describe('FirecrawlAppV1.extract', () => {
+  it('starts an extract job and polls it to its merged answer', async () => {
+    const url = `${sites.pages.url}/contract`;
+    const res = succeeded(await app.extract([url], { prompt: 'The title', schema, showSources: true }));
+    expect(res).toMatchObject({ success: true, data: LLM_ANSWER, sources: { title: [url] } });
+  });
+});

@@ -202,3 +202,11 @@ describe('V1FirecrawlApp.search', () => {
     ]);
   });
 });
+
+describe('V1FirecrawlApp.extract', () => {
+  it('starts an extract job and polls it to its merged answer', async () => {
+    const url = `${sites.pages.url}/contract`;
+    const res = await py.call<Record<string, unknown>>('extract', [[url]], { prompt: 'The title', schema: titleSchema, show_sources: true });
+    expect(res).toMatchObject({ success: true, status: 'completed', data: LLM_ANSWER, sources: { title: [url] }, creditsUsed: 1 });
+  });
+});

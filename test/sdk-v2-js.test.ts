@@ -258,9 +258,17 @@ describe('usage and queue (v2), for a fresh account', () => {
   });
 });
 
+describe('Firecrawl.extract (v2)', () => {
+  it('starts an extract job and waits for its merged answer, with sources', async () => {
+    const url = `${sites.pages.url}/contract`;
+    const res = await app.extract({ urls: [url], schema: titleSchema, prompt: 'The title', showSources: true, pollInterval: 1 });
+    expect(res).toEqual({ success: true, id: expect.any(String), status: 'completed', data: LLM_ANSWER, sources: { title: [url] }, expiresAt: expect.any(String), tokensUsed: 120, creditsUsed: 1 });
+  });
+});
+
 describe('what this server does not offer, through the SDK', () => {
-  it('extract and agent get 501 not_supported with a message saying so', async () => {
-    for (const call of [app.extract({ urls: [`${sites.pages.url}/contract`], prompt: 'x' }), app.startAgent({ prompt: 'x' })]) {
+  it('the agent gets 501 not_supported with a message saying so', async () => {
+    for (const call of [app.startAgent({ prompt: 'x' })]) {
       const err = await sdkError(call as Promise<unknown>);
       expect(err.status).toBe(501);
       expect(err.code).toBe('not_supported');

@@ -325,10 +325,17 @@ describe('usage and queue (v2), for a fresh account', () => {
   });
 });
 
+describe('Firecrawl.extract (v2)', () => {
+  it('starts an extract job and waits for its merged answer, with sources', async () => {
+    const url = `${sites.pages.url}/contract`;
+    const res = await py.call('extract', [[url]], { schema: titleSchema, prompt: 'The title', show_sources: true, poll_interval: 1 });
+    expect(res).toEqual({ success: true, id: expect.any(String), status: 'completed', data: LLM_ANSWER, sources: { title: [url] }, expires_at: expect.any(String), tokens_used: 120, credits_used: 1 });
+  });
+});
+
 describe('what this server does not offer, through the SDK', () => {
-  it('extract and start_agent raise FirecrawlError with status 501, not_supported and a message saying so', async () => {
+  it('start_agent raises FirecrawlError with status 501, not_supported and a message saying so', async () => {
     const calls = [
-      ['extract', () => py.call('extract', [[`${sites.pages.url}/contract`]], { prompt: 'x' })],
       ['agent', () => py.call('start_agent', [], { prompt: 'x' })],
     ] as const;
     for (const [action, call] of calls) {

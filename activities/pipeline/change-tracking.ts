@@ -11,7 +11,7 @@ import { changedFields, isGone, markdownDiff, sameContent, type ChangeStatus, ty
 import type { PageOptions } from '../../core/schemas/scrape.js';
 import { urlKey } from '../../core/url-key.js';
 import type { PrismaClient } from '../../prisma/client.js';
-import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
+import { ExtractionError, extractWithLlm, type LlmSettings, type TokenCount } from '../llm/extract.js';
 
 export interface TrackRequest {
   /** Whose history: `key:<api key id>` or `payer:<address>`. */
@@ -24,6 +24,8 @@ export interface TrackRequest {
   /** The document this scrape is stored as (a monitor's currentScrapeId, the next one's previousScrapeId). */
   documentId?: string;
   signal: AbortSignal;
+  /** Counts the tokens of the LLM calls (json mode). */
+  tokens?: TokenCount;
   /** The last version, when the caller has read it already (readSnapshot); undefined: read here. */
   previous?: Snapshot | null;
   /** Kept with the snapshot for the next check: the page's validators and links. */
@@ -112,9 +114,9 @@ export async function writeSnapshot(tx: Tx, write: SnapshotWrite): Promise<void>
 async function jsonChanges(llm: LlmSettings, req: TrackRequest, previous: string): Promise<unknown> {
   const { schema, prompt } = req.options;
   if (schema) {
-    const extract = (markdown: string) => extractWithLlm(llm, { markdown, url: req.url, schema, prompt, signal: req.signal });
+    const extract = (markdown: string) => extractWithLlm(llm, { markdown, url: req.url, schema, prompt, signal: req.signal, tokens: req.tokens });
     const [before, after] = await Promise.all([extract(previous), extract(req.markdown)]);
     return changedFields(before, after);
   }
-  return extractWithLlm(llm, { markdown: `Previous version:\n${previous}\n\nCurrent version:\n${req.markdown}`, url: req.url, prompt: prompt ?? DIFF_PROMPT, signal: req.signal });
+  return extractWithLlm(llm, { markdown: `Previous version:\n${previous}\n\nCurrent version:\n${req.markdown}`, url: req.url, prompt: prompt ?? DIFF_PROMPT, signal: req.signal, tokens: req.tokens });
 }

@@ -17,7 +17,8 @@ import type { StoredPage } from '../documents.js';
 import { AllEnginesFailedError, isThrottle, type EngineSet } from '../engines/chain.js';
 import { EngineError, type EngineRequest, type EngineResult } from '../engines/types.js';
 import type { ProxyMember } from '../../core/proxy-pools.js';
-import { ExtractionError, extractWithLlm, type LlmSettings } from '../llm/extract.js';
+import { ExtractionError, extractWithLlm, type LlmSettings, type TokenCount } from '../llm/extract.js';
+import { meterTokens } from '../../prisma/usage.js';
 import { summarizeWithLlm } from '../llm/summary.js';
 import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
@@ -171,12 +172,14 @@ export function createPagePipeline(deps: PipelineDeps) {
       ...(fetched.adsBlocked !== undefined ? { adsBlocked: fetched.adsBlocked } : {}),
       ...job.metadata,
     };
+    // LLM tokens of this page (extraction, summary, change tracking), counted for the caller's key at the end.
+    const tokens: TokenCount = { total: 0 };
     let extract: unknown;
     if (extraction) {
       if (!deps.llm) metadata.extractSkipped = true;
       else {
         try {
-          extract = await extractWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, schema: extraction.schema, systemPrompt: extraction.systemPrompt, prompt: extraction.prompt, signal });
+          extract = await extractWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, schema: extraction.schema, systemPrompt: extraction.systemPrompt, prompt: extraction.prompt, signal, tokens });
         } catch (err) {
           if (!(err instanceof ExtractionError)) throw engineFailure(err, job, budget);
           metadata.extractError = err.message;
@@ -189,7 +192,7 @@ export function createPagePipeline(deps: PipelineDeps) {
       if (!deps.llm) metadata.extractSkipped = true;
       else {
         try {
-          summaryText = await summarizeWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, signal });
+          summaryText = await summarizeWithLlm(deps.llm, { markdown: page.markdown ?? '', url: fetched.finalUrl, signal, tokens });
         } catch (err) {
           if (!(err instanceof ExtractionError)) throw engineFailure(err, job, budget);
           metadata.summaryError = err.message;
@@ -211,6 +214,7 @@ export function createPagePipeline(deps: PipelineDeps) {
           options: options.changeTrackingOptions ?? {},
           documentId: job.documentId,
           signal,
+          tokens,
           previous: last ?? null,
           etag: notModified ? (last.etag ?? undefined) : fetched.etag,
           lastModified: notModified ? (last.lastModified ?? undefined) : fetched.lastModified,
@@ -221,6 +225,7 @@ export function createPagePipeline(deps: PipelineDeps) {
       snapshot = tracked.snapshot;
       if (tracked.warning) warnings.push(tracked.warning);
     }
+    if (tokens.total > 0 && job.owner?.startsWith('key:')) await meterTokens(deps.prisma, { apiKeyId: job.owner.slice(4) }, tokens.total);
     const wants = (f: PageFormat) => options.formats.includes(f);
     return {
       document: {

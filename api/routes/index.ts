@@ -7,6 +7,7 @@ import { mapRoute } from './map.js';
 import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
+import { extractJobRoutes } from './extract.js';
 import { scrapeRoute } from './scrape.js';
 import { searchRoute, searchV2Route } from './search.js';
 import { teamUsageRoutes } from './team-usage.js';
@@ -26,5 +27,6 @@ export const apiRoutes: readonly RouteSpec[] = [
   searchV2Route,
   ...monitorRoutes,
   ...teamUsageRoutes,
+  ...extractJobRoutes,
   ...notOfferedRoutes,
 ];

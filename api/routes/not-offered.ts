@@ -10,14 +10,11 @@ import { defineRoute, type RouteSpec } from '../route.js';
 
 const offered = 'This server offers scrape, crawl, batch scrape, map and search.';
 const search = 'it needs a hosted index; POST /v2/search searches the web through the operator’s provider';
-const extractJobs = 'multi-page extraction jobs with web search are a hosted feature; use `extract` or `jsonOptions` on scrape, crawl or batch scrape (v2: a `{ "type": "json" }` format)';
 const agent = 'it needs the hosted agent';
 const browser = 'interactive browser sessions are a hosted feature; use waitFor to let a page render';
 const llmstxt = 'it is a hosted feature; crawl the site with formats ["markdown"] instead';
 
 const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId: string; what: string; why: string }[] = [
-  { method: 'post', path: '/v1/extract', operationId: 'extractJob', what: 'Extract jobs', why: extractJobs },
-  { method: 'get', path: '/v1/extract/:id', operationId: 'extractJobStatus', what: 'Extract jobs', why: extractJobs },
   { method: 'post', path: '/v1/deep-research', operationId: 'deepResearch', what: 'Deep research', why: 'it needs web search and an agent' },
   { method: 'get', path: '/v1/deep-research/:id', operationId: 'deepResearchStatus', what: 'Deep research', why: 'it needs web search and an agent' },
   { method: 'post', path: '/v1/llmstxt', operationId: 'llmsTxt', what: 'llms.txt generation', why: llmstxt },
@@ -32,8 +29,6 @@ const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId
   { method: 'get', path: '/v2/search/research/papers/:id/similar', operationId: 'researchSimilarPapersV2', what: 'Research search', why: search },
   { method: 'get', path: '/v2/search/research/github', operationId: 'researchGithubV2', what: 'Research search', why: search },
   { method: 'post', path: '/v2/feedback', operationId: 'feedbackV2', what: 'Feedback', why: 'it goes to the hosted service; open an issue on this project instead' },
-  { method: 'post', path: '/v2/extract', operationId: 'extractJobV2', what: 'Extract jobs', why: extractJobs },
-  { method: 'get', path: '/v2/extract/:id', operationId: 'extractJobStatusV2', what: 'Extract jobs', why: extractJobs },
   { method: 'post', path: '/v2/agent', operationId: 'agentV2', what: 'The agent', why: agent },
   { method: 'get', path: '/v2/agent', operationId: 'agentListV2', what: 'The agent', why: agent },
   { method: 'get', path: '/v2/agent/:id', operationId: 'agentStatusV2', what: 'The agent', why: agent },

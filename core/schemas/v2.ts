@@ -12,6 +12,7 @@ import { mapRequestSchema } from './map.js';
 import { MAX_BATCH_URLS, batchScrapeRequestSchema } from './batch.js';
 import { attributeSelectorsSchema, ignored, pageOptionsProperties, pageTimeout, scrapeRequestSchema } from './scrape.js';
 import { searchRequestSchema } from './search.js';
+import { extractRequestSchema } from './extract.js';
 
 const refused = (description: string) => ({ description: `Not offered here: ${description} Leave it out (400 otherwise).` });
 
@@ -186,5 +187,17 @@ export const v2SearchRequestSchema = {
     integration: { type: 'string', maxLength: 100, ...ignored('hosted-account bookkeeping.') },
   },
   required: ['query'],
+  additionalProperties: false,
+} as const;
+
+const { scrapeOptions: _extractScrapeOptions, ...extractShared } = extractRequestSchema.properties;
+
+export const v2ExtractRequestSchema = {
+  type: 'object',
+  properties: {
+    ...extractShared,
+    scrapeOptions: { ...scrapeOptionsWithoutDefault, description: 'How each page is read (as POST /v2/scrape; the markdown is what the LLM reads).' },
+    webhook: { type: ['string', 'object'], ...refused('webhooks for extract jobs; poll GET /v2/extract/{id}.') },
+  },
   additionalProperties: false,
 } as const;

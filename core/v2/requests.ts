@@ -7,7 +7,7 @@
  */
 import { type ErrorDetail, invalidBody } from '../errors.js';
 import type { FromSchema } from 'json-schema-to-ts';
-import type { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeOptionsSchema, v2ScrapeRequestSchema, v2SearchRequestSchema } from '../schemas/v2.js';
+import type { v2BatchScrapeRequestSchema, v2CrawlRequestSchema, v2MapRequestSchema, v2ScrapeOptionsSchema, v2ScrapeRequestSchema, v2SearchRequestSchema, v2ExtractRequestSchema } from '../schemas/v2.js';
 import { FormatError, formatsFromV2, type V2Format } from './formats.js';
 
 export type V2ScrapeRequest = FromSchema<typeof v2ScrapeRequestSchema>;
@@ -16,6 +16,7 @@ export type V2CrawlRequest = FromSchema<typeof v2CrawlRequestSchema>;
 export type V2MapRequest = FromSchema<typeof v2MapRequestSchema>;
 export type V2BatchScrapeRequest = FromSchema<typeof v2BatchScrapeRequestSchema>;
 export type V2SearchRequest = FromSchema<typeof v2SearchRequestSchema>;
+export type V2ExtractRequest = FromSchema<typeof v2ExtractRequestSchema>;
 
 /** Largest v1 maxDepth: v2 has no path-depth bound. */
 const NO_PATH_DEPTH_BOUND = 100;
@@ -115,4 +116,18 @@ export function searchFromV2(req: V2SearchRequest): Record<string, unknown> {
   }
   if (details.length) fail(details);
   return { ...same, ...(sources ? { sources: sourceNames } : {}), ...(categories?.length ? { categories: categoryNames } : {}), ...(page ? { scrapeOptions: page } : {}) };
+}
+
+/** POST /v2/extract → the v1 extract request: scrapeOptions as v1 page options; a webhook refused. */
+export function extractFromV2(req: V2ExtractRequest): Record<string, unknown> {
+  const { scrapeOptions, webhook, ...same } = req;
+  const details: ErrorDetail[] = [];
+  if (webhook !== undefined) details.push({ field: 'webhook', message: 'webhooks for extract jobs are not offered by this server; poll GET /v2/extract/{id}' });
+  let page: Record<string, unknown> | undefined;
+  if (scrapeOptions) {
+    const { timeout, ...pageOptions } = scrapeOptions;
+    page = { ...(timeout !== undefined ? { timeout } : {}), ...pageOptionsFromV2(pageOptions, 'scrapeOptions.', details) };
+  }
+  if (details.length) fail(details);
+  return { ...same, ...(page ? { scrapeOptions: page } : {}) };
 }
