@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps.js';
 import { crawlActivities } from './crawl/index.js';
 import { expiryActivities } from './expire.js';
 import { extractActivities } from './extract/index.js';
+import { crawlPlanActivities } from './llm/crawl-plan.js';
 import { healthActivities } from './health.js';
 import { mapActivities } from './map-site.js';
 import { monitorCheckActivities } from './monitor/check.js';
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...monitorCheckActivities(deps),
     ...expiryActivities(deps),
     ...extractActivities(deps),
+    ...crawlPlanActivities(deps),
   };
 }
 

@@ -28,7 +28,8 @@ export async function serveRoute(ctx: AppContext, route: RouteSpec, limiter: Rat
   const started = performance.now();
   try {
     if (route.rateLimit) await enforceRateLimit(ctx, limiter, route.rateLimit, route.units?.(input.body) ?? 1);
-    const body = route.body ? validateInput('body', route.body, input.body ?? {}) : undefined;
+    // A copy: validation fills in defaults, and a handler may need what the caller actually sent (a crawl prompt's proposal yields to it).
+    const body = route.body ? validateInput('body', route.body, structuredClone(input.body ?? {})) : undefined;
     const query = route.query ? validateInput('query', route.query, input.query) : undefined;
     const params = route.params ? validateInput('params', route.params, input.params) : undefined;
     const accountId = ctx.state.auth?.accountId;

@@ -4,6 +4,7 @@
  */
 import type { PublicDocument } from './document.js';
 import type { FailureType } from './failures.js';
+import type { CrawlPlanInput } from './schemas/crawl-plan.js';
 import type { ExtractInput } from './schemas/extract.js';
 import type { MapInput } from './schemas/map.js';
 import type { PageOptions } from './schemas/scrape.js';
@@ -13,6 +14,7 @@ export const workflowIds = {
   map: (mapId: string) => `map-${mapId}`,
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
   extract: (extractId: string) => `extract-${extractId}`,
+  crawlPlan: (planId: string) => `crawl-plan-${planId}`,
 } as const;
 
 /**
@@ -24,6 +26,7 @@ export type Workflows = {
   deliverWebhooks: (delivery: WebhookDelivery) => Promise<{ delivered: number; failed: number }>;
   failedScrape: (record: FailedScrapeRecord) => Promise<void>;
   extractJob: (input: ExtractInput) => Promise<void>;
+  planCrawl: (input: CrawlPlanInput) => Promise<Record<string, unknown>>;
 };
 
 /** The task queue of crawl page activities, beside the main one (see worker/main.ts). */

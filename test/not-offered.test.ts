@@ -38,7 +38,6 @@ describe('v2 operations not offered here', () => {
     ['GET', '/v2/agent/abc/snapshots/def', 'The agent is not offered by this server'],
     ['DELETE', '/v2/scrape/abc/interact', 'Interacting with a scraped page is not offered by this server'],
     ['POST', '/v2/browser', 'Browser sessions is not offered by this server'],
-    ['POST', '/v2/crawl/params-preview', 'Crawl options from a prompt is not offered by this server'],
     ['GET', '/exchange/discover', 'The provider exchange is not offered by this server'],
   ])('%s %s answers 501 not_supported, saying so', async (method, path, message) => {
     const res = await fetch(api.url + path, { method, headers: { authorization: 'Bearer pw_any', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, body: method === 'POST' ? '{"query":"x"}' : undefined });

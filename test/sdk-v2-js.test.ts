@@ -7,7 +7,7 @@
 import Firecrawl, { SdkError, type FormatOption } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUMMARY_SYSTEM_PROMPT } from '../activities/llm/summary.js';
-import { binaryError, contractHtml, galleryAttributes, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
+import { binaryError, contractHtml, CRAWL_PROPOSAL, galleryAttributes, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 import { lastPageAt, NO_LIMIT, usageAccount, usageMonth } from './helpers/usage.js';
@@ -255,6 +255,13 @@ describe('usage and queue (v2), for a fresh account', () => {
     expect(await mine.getTokenUsageHistorical(true)).toEqual({ success: true, periods: [{ ...month, apiKey: prefix, tokensUsed: 77 }] });
     expect(await mine.getQueueStatus()).toEqual({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: workers, mostRecentSuccess: await lastPageAt(prisma, accountId) });
     expect(await mine.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: workers });
+  });
+});
+
+describe('Firecrawl.crawlParamsPreview (v2)', () => {
+  it('returns the options the LLM proposed from a prompt, checked by the crawl schema', async () => {
+    const url = `${sites.pages.url}/`;
+    expect(await app.crawlParamsPreview(url, 'Only the docs')).toEqual({ url, ...CRAWL_PROPOSAL });
   });
 });
 

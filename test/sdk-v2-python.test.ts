@@ -10,7 +10,7 @@
  * given, every crawl boolean (ignoreRobotsTxt, regexOnFullURL, ...) and `null`s inside a JsonFormat.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryError, contractHtml, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
+import { binaryError, contractHtml, CRAWL_PROPOSAL, galleryImages, gallerySelectors, LLM_ANSWER, pngSize, startSdkSites, SUMMARY_ANSWER, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { pythonSdk, raised, type PythonSdk } from './helpers/sdk-python.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
@@ -322,6 +322,12 @@ describe('usage and queue (v2), for a fresh account', () => {
     expect(await mine.call('get_concurrency')).toEqual({ concurrency: 0, max_concurrency: workers });
     const aio = await pythonSdk(stack.api.url, key, 'AsyncFirecrawl');
     expect(await aio.call('get_credit_usage')).toEqual({ remaining_credits: NO_LIMIT, ...period });
+  });
+});
+
+describe('Firecrawl.crawl_params_preview (v2)', () => {
+  it('returns the options the LLM proposed from a prompt, checked by the crawl schema', async () => {
+    expect(await py.call('crawl_params_preview', [`${sites.pages.url}/`, 'Only the docs'])).toMatchObject({ include_paths: CRAWL_PROPOSAL.includePaths, limit: CRAWL_PROPOSAL.limit, max_discovery_depth: CRAWL_PROPOSAL.maxDiscoveryDepth });
   });
 });
 

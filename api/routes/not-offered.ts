@@ -3,7 +3,7 @@
  * because they need what it does not have (a search engine, an agent, hosted services). Each
  * answers 501 `not_supported` with a message saying so, never a bare 404 (README "Not offered
  * here"). They read no body (POST /v2/parse is a multipart upload), so they are served before the
- * JSON body parser, and before the v2 job routes (`/v2/crawl/params-preview` is not a crawl id).
+ * JSON body parser, and before the v2 job routes (`/v2/agent/threads/:threadId` is not an agent id).
  */
 import { NotSupportedError } from '../../core/errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -45,7 +45,6 @@ const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId
   { method: 'post', path: '/v2/parse', operationId: 'parseV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
   { method: 'get', path: '/v2/parse/formats', operationId: 'parseFormatsV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
   { method: 'post', path: '/v2/parse/upload-url', operationId: 'parseUploadUrlV2', what: 'Parsing uploaded files', why: 'uploads are a hosted feature; put the file on a web server this server may reach and scrape its URL (PDFs become text)' },
-  { method: 'post', path: '/v2/crawl/params-preview', operationId: 'crawlParamsPreviewV2', what: 'Crawl options from a prompt', why: 'it needs the hosted planner; give includePaths, excludePaths, limit and the other options yourself' },
   { method: 'get', path: '/exchange/discover', operationId: 'exchangeDiscover', what: 'The provider exchange', why: 'it is a hosted feature' },
 ];
 

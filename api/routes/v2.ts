@@ -16,6 +16,8 @@ import { ACTIVE_CRAWLS_MAX, activeCrawls, jobUrl } from '../../jobs/read.js';
 import { startBatchScrape } from '../start-batch-scrape.js';
 import { startCrawl } from '../start-crawl.js';
 import { runMap } from '../run-map.js';
+import { planCrawlOptions } from '../plan-crawl.js';
+import { crawlPlanRequestSchema } from '../../core/schemas/crawl-plan.js';
 import { validateInput } from '../middleware/validate.js';
 import { defineRoute, type AppContext, type Schema } from '../route.js';
 import { runScrape, type ScrapeRequest } from '../run-scrape.js';
@@ -126,9 +128,43 @@ export const startCrawlV2Route = defineRoute({
   body: v2CrawlRequestSchema,
   responses: { 200: started('crawl'), 503: unavailable },
   async handler(ctx, { body }) {
-    const options = asV1<CrawlOptions>(crawlRequestSchema, crawlFromV2(body));
+    const { prompt, ...given } = body;
+    // A prompt: the LLM proposes options, checked by the crawl schema; what the request gives wins.
+    const planned = prompt ? await planCrawlOptions(ctx.state.deps, body.url, prompt, ctx.state.auth?.apiKeyId) : {};
+    const request = prompt ? (validateInput('body', v2CrawlRequestSchema, { ...planned, ...explicitFields(ctx.request.body) }) as typeof given) : given;
+    const options = asV1<CrawlOptions>(crawlRequestSchema, crawlFromV2(request));
     const { id } = await startCrawl(ctx.state.deps, options, caller(ctx));
     ctx.body = { success: true, id, url: jobUrl(ctx.state.deps, 'crawl', id, linkStyle(ctx), '', 'v2') };
+  },
+});
+
+/** The fields the caller sent, before defaults were filled in (they win over a prompt's proposal). */
+function explicitFields(raw: unknown): Record<string, unknown> {
+  const { prompt: _prompt, ...sent } = (raw ?? {}) as Record<string, unknown>;
+  return sent;
+}
+
+export const crawlParamsPreviewV2Route = defineRoute({
+  method: 'post',
+  path: '/v2/crawl/params-preview',
+  operationId: 'crawlParamsPreviewV2',
+  summary: 'Crawl options from a prompt (v2)',
+  description: 'The LLM proposes crawl options (includePaths, excludePaths, maxDiscoveryDepth, limit, sitemap, crawlEntireDomain, allowSubdomains, allowExternalLinks, ignoreQueryParameters) for `url` from `prompt`; they are checked by the crawl schema before they are returned. Nothing is crawled. POST /v2/crawl with `prompt` does the same and starts the crawl with them (fields given in the request win).',
+  tag: 'v2',
+  auth: 'apiKey',
+  rateLimit: 'crawl',
+  paidAs: 'crawl',
+  body: crawlPlanRequestSchema,
+  responses: {
+    200: { description: 'The proposed options, as POST /v2/crawl takes them.', schema: { type: 'object', properties: { success: { const: true }, data: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } }, required: ['success', 'data'] } },
+    408: { description: 'The LLM did not answer within 60 s.', schema: errorRef },
+    501: { description: 'No LLM is configured (LLM_BASE_URL, LLM_MODEL).', schema: errorRef },
+    502: { description: 'The LLM failed, or proposed options the crawl schema refuses (`planning_failed`, with details).', schema: errorRef },
+    503: unavailable,
+  },
+  async handler(ctx, { body }) {
+    const options = await planCrawlOptions(ctx.state.deps, body.url, body.prompt, ctx.state.auth?.apiKeyId);
+    ctx.body = { success: true, data: { url: body.url, ...options } };
   },
 });
 
@@ -183,4 +219,4 @@ export const activeCrawlsV2Route = defineRoute({
   },
 });
 
-export const v2Routes = [scrapeV2Route, mapV2Route, startCrawlV2Route, activeCrawlsV2Route, ...jobRoutes('crawl', 'v2'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape', 'v2')];
+export const v2Routes = [scrapeV2Route, mapV2Route, crawlParamsPreviewV2Route, startCrawlV2Route, activeCrawlsV2Route, ...jobRoutes('crawl', 'v2'), startBatchScrapeV2Route, ...jobRoutes('batch_scrape', 'v2')];

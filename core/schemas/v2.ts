@@ -125,7 +125,7 @@ export const v2CrawlRequestSchema = {
     crawlEntireDomain: { type: 'boolean', default: false, description: 'Allow URLs outside the seed path (v1: allowBackwardLinks).' },
     sitemap: sitemapMode('crawl', 'include'),
     scrapeOptions: v2ScrapeOptionsSchema,
-    prompt: { type: 'string', maxLength: 10000, ...refused('crawl options from a natural-language prompt need the hosted planner; give includePaths, excludePaths, limit and the other options instead.') },
+    prompt: { type: 'string', minLength: 1, maxLength: 10000, description: 'What to crawl, in a sentence: the LLM proposes the options (as POST /v2/crawl/params-preview), checked by this schema; fields given in the request win. Needs LLM settings (501 otherwise).' },
     robotsUserAgent: { type: 'string', maxLength: 500, ...ignored('robots.txt is read for SERVICE_USER_AGENT.') },
   },
   required: ['url'],

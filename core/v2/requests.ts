@@ -63,11 +63,10 @@ export function scrapeFromV2(req: V2ScrapeRequest): Record<string, unknown> {
   return { url, ...(timeout !== undefined ? { timeout } : {}), ...page };
 }
 
-/** POST /v2/crawl → the v1 crawl request: `sitemap` becomes ignoreSitemap (and, for `only`, no link hops), no path-depth bound. */
+/** POST /v2/crawl (its `prompt` already planned, api/plan-crawl.ts) → the v1 crawl request: `sitemap` becomes ignoreSitemap (and, for `only`, no link hops), no path-depth bound. */
 export function crawlFromV2(req: V2CrawlRequest): Record<string, unknown> {
-  const { sitemap, prompt, robotsUserAgent: _robotsUserAgent, scrapeOptions, ...same } = req;
+  const { sitemap, prompt: _prompt, robotsUserAgent: _robotsUserAgent, scrapeOptions, ...same } = req;
   const details: ErrorDetail[] = [];
-  if (prompt) details.push({ field: 'prompt', message: 'crawl options from a prompt are not offered by this server; give includePaths, excludePaths, limit and the other options instead' });
   const { timeout, ...pageOptions } = scrapeOptions ?? {};
   const page = pageOptionsFromV2(pageOptions, 'scrapeOptions.', details);
   if (details.length) fail(details);
