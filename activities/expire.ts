@@ -21,6 +21,7 @@ export async function deleteExpired(
   const crawls = await prisma.job.deleteMany({ where: { expiresAt: { lt: now } } });
   // An extract job's pages go with it (ON DELETE CASCADE).
   await prisma.extractJob.deleteMany({ where: { expiresAt: { lt: now } } });
+  await prisma.llmsTxtJob.deleteMany({ where: { expiresAt: { lt: now } } });
   const unseenSince = new Date(now.getTime() - snapshotRetentionDays * DAY_MS);
   const snapshots = await prisma.pageSnapshot.deleteMany({ where: { lastSeenAt: { lt: unseenSince } } });
   const changes = await prisma.pageChange.deleteMany({ where: { seenAt: { lt: unseenSince } } });

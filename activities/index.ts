@@ -7,6 +7,7 @@ import { crawlActivities } from './crawl/index.js';
 import { expiryActivities } from './expire.js';
 import { extractActivities } from './extract/index.js';
 import { crawlPlanActivities } from './llm/crawl-plan.js';
+import { llmsTxtActivities } from './llms-txt.js';
 import { healthActivities } from './health.js';
 import { mapActivities } from './map-site.js';
 import { monitorCheckActivities } from './monitor/check.js';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...expiryActivities(deps),
     ...extractActivities(deps),
     ...crawlPlanActivities(deps),
+    ...llmsTxtActivities(deps),
   };
 }
 

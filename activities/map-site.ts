@@ -10,7 +10,8 @@ import { createLinkFilter } from '../core/crawl/filter.js';
 import { rankForSearch, sameSiteFilter } from '../core/crawl/map-rank.js';
 import { PatternError } from '../core/crawl/patterns.js';
 import { robotsFromFetch } from '../core/crawl/robots.js';
-import type { MapInput } from '../core/schemas/map.js';
+import { randomUUID } from 'node:crypto';
+import type { MapInput, MapOptions } from '../core/schemas/map.js';
 import type { PageOptions } from '../core/schemas/scrape.js';
 import { urlKey } from '../core/url-key.js';
 import { normalizeTargetUrl, UnsafeUrlError } from '../core/url-safety.js';
@@ -98,4 +99,18 @@ function withoutQuery(url: string): string {
   const parsed = new URL(url);
   parsed.search = '';
   return parsed.href;
+}
+
+/** A pattern's or an llms.txt's site is mapped within this long. */
+const SITE_MAP_BUDGET_MS = 60_000;
+
+/**
+ * The URLs of the site at `url`, as POST /v1/map lists them (sitemaps, then the page's links), for
+ * jobs that read a site (extract patterns, llms.txt). Inside an activity; the list is not billed.
+ */
+export async function mapSiteUrls(deps: ActivityDeps, url: string, options: { limit: number; includeSubdomains: boolean }): Promise<string[]> {
+  const mapOptions = { url, limit: options.limit, includeSubdomains: options.includeSubdomains, ignoreQueryParameters: true, includePaths: [], excludePaths: [], allowBackwardLinks: true, allowExternalLinks: false, ignoreSitemap: false, sitemapOnly: false } as MapOptions;
+  const { documentId } = await mapActivities(deps).mapSite({ mapId: randomUUID(), options: mapOptions, deadline: Date.now() + SITE_MAP_BUDGET_MS });
+  const row = await deps.prisma.document.findUnique({ where: { id: documentId }, select: { links: true } });
+  return (row?.links as string[] | null) ?? [];
 }

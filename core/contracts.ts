@@ -6,6 +6,7 @@ import type { PublicDocument } from './document.js';
 import type { FailureType } from './failures.js';
 import type { CrawlPlanInput } from './schemas/crawl-plan.js';
 import type { ExtractInput } from './schemas/extract.js';
+import type { LlmsTxtInput } from './schemas/llms-txt.js';
 import type { MapInput } from './schemas/map.js';
 import type { PageOptions } from './schemas/scrape.js';
 
@@ -15,6 +16,7 @@ export const workflowIds = {
   webhooks: (event: string, id: string) => `webhook-${event}-${id}`,
   extract: (extractId: string) => `extract-${extractId}`,
   crawlPlan: (planId: string) => `crawl-plan-${planId}`,
+  llmsTxt: (jobId: string) => `llmstxt-${jobId}`,
 } as const;
 
 /**
@@ -27,6 +29,7 @@ export type Workflows = {
   failedScrape: (record: FailedScrapeRecord) => Promise<void>;
   extractJob: (input: ExtractInput) => Promise<void>;
   planCrawl: (input: CrawlPlanInput) => Promise<Record<string, unknown>>;
+  llmsTxtJob: (input: LlmsTxtInput) => Promise<void>;
 };
 
 /** The task queue of crawl page activities, beside the main one (see worker/main.ts). */

@@ -14,8 +14,6 @@ describe('operations not offered here', () => {
   it.each([
     ['POST', '/v1/deep-research', 'Deep research is not offered by this server'],
     ['GET', '/v1/deep-research/abc', 'Deep research is not offered by this server'],
-    ['POST', '/v1/llmstxt', 'llms.txt generation is not offered by this server'],
-    ['GET', '/v1/llmstxt/abc', 'llms.txt generation is not offered by this server'],
   ])('%s %s answers 501 not_supported, saying so', async (method, path, message) => {
     const res = await fetch(api.url + path, {
       method,

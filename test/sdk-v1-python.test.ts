@@ -7,7 +7,7 @@
  * block drives AsyncV1FirecrawlApp (aiohttp, another user agent) through the same paging and map.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryError, contractHtml, LLM_ANSWER, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
+import { binaryError, contractHtml, LLM_ANSWER, PAGE_DESCRIPTION, pngSize, startSdkSites, titleSchema, TREE_PAGES, treePageMarkdown, treeUrls, type SdkSites } from './fixtures/sdk-site.js';
 import { pollUntil } from './helpers/poll.js';
 import { pythonSdk, type PythonSdk } from './helpers/sdk-python.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
@@ -208,5 +208,15 @@ describe('V1FirecrawlApp.extract', () => {
     const url = `${sites.pages.url}/contract`;
     const res = await py.call<Record<string, unknown>>('extract', [[url]], { prompt: 'The title', schema: titleSchema, show_sources: true });
     expect(res).toMatchObject({ success: true, status: 'completed', data: LLM_ANSWER, sources: { title: [url] }, creditsUsed: 1 });
+  });
+});
+
+describe('V1FirecrawlApp.generate_llms_text', () => {
+  it('starts an llms.txt job and polls it until the text is built', async () => {
+    const base = sites.pages.url;
+    const res = await py.call<{ success: boolean; status: string; data: { llmstxt: string; llmsfulltxt?: string } }>('generate_llms_text', [`${base}/`], { max_urls: 2, show_full_text: true });
+    expect(res).toMatchObject({ success: true, status: 'completed' });
+    expect(res.data.llmstxt).toBe(`# 127.0.0.1\n\n> ${PAGE_DESCRIPTION.description}\n\n- [${PAGE_DESCRIPTION.title}](${base}/): ${PAGE_DESCRIPTION.description}\n- [${PAGE_DESCRIPTION.title}](${base}/docs/b): ${PAGE_DESCRIPTION.description}\n`);
+    expect(res.data.llmsfulltxt).toContain(`Source: ${base}/docs/b`);
   });
 });

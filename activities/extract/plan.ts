@@ -4,17 +4,12 @@
  * at most EXTRACT_MAX_PAGES. Every URL is untrusted here: the page pipeline checks it (and each
  * redirect) against the egress policy when it is fetched.
  */
-import { randomUUID } from 'node:crypto';
 import { patternBase, urlPattern } from '../../core/extract.js';
 import { EXTRACT_MAX_PAGES, EXTRACT_WEB_RESULTS, type ExtractRequest } from '../../core/schemas/extract.js';
-import type { MapOptions } from '../../core/schemas/map.js';
 import { urlKey } from '../../core/url-key.js';
 import { searchProviderFrom } from '../../search/index.js';
 import type { ActivityDeps } from '../deps.js';
-import { mapActivities } from '../map-site.js';
-
-/** A pattern's site is mapped within this long. */
-const MAP_BUDGET_MS = 60_000;
+import { mapSiteUrls } from '../map-site.js';
 
 export interface ExtractPlan {
   urls: string[];
@@ -24,17 +19,14 @@ export interface ExtractPlan {
 export async function planExtract(deps: ActivityDeps, options: ExtractRequest, signal: AbortSignal): Promise<ExtractPlan> {
   const warnings: string[] = [];
   const found: string[] = [];
-  const { mapSite } = mapActivities(deps);
   for (const url of options.urls ?? []) {
     const pattern = urlPattern(url);
     if (!pattern) {
       found.push(url);
       continue;
     }
-    const mapOptions = { url: patternBase(url), limit: 5000, includeSubdomains: options.includeSubdomains, ignoreQueryParameters: true, includePaths: [], excludePaths: [], allowBackwardLinks: true, allowExternalLinks: false, ignoreSitemap: false, sitemapOnly: false } as MapOptions;
-    const { documentId } = await mapSite({ mapId: randomUUID(), options: mapOptions, deadline: Date.now() + MAP_BUDGET_MS });
-    const row = await deps.prisma.document.findUnique({ where: { id: documentId }, select: { links: true } });
-    const matches = ((row?.links as string[] | null) ?? []).filter((link) => pattern.test(link));
+    const links = await mapSiteUrls(deps, patternBase(url), { limit: 5000, includeSubdomains: options.includeSubdomains });
+    const matches = links.filter((link) => pattern.test(link));
     if (matches.length === 0) warnings.push(`${url} matched no page of the site.`);
     found.push(...matches);
   }

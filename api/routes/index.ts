@@ -8,6 +8,7 @@ import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { health, ready } from './operational.js';
 import { extractJobRoutes } from './extract.js';
+import { llmsTxtStatusRoute, startLlmsTxtRoute } from './llms-txt.js';
 import { scrapeRoute } from './scrape.js';
 import { searchRoute, searchV2Route } from './search.js';
 import { teamUsageRoutes } from './team-usage.js';
@@ -28,5 +29,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...monitorRoutes,
   ...teamUsageRoutes,
   ...extractJobRoutes,
+  startLlmsTxtRoute,
+  llmsTxtStatusRoute,
   ...notOfferedRoutes,
 ];

@@ -12,13 +12,10 @@ const offered = 'This server offers scrape, crawl, batch scrape, map and search.
 const search = 'it needs a hosted index; POST /v2/search searches the web through the operator’s provider';
 const agent = 'it needs the hosted agent';
 const browser = 'interactive browser sessions are a hosted feature; use waitFor to let a page render';
-const llmstxt = 'it is a hosted feature; crawl the site with formats ["markdown"] instead';
 
 const operations: { method: 'get' | 'post' | 'delete'; path: string; operationId: string; what: string; why: string }[] = [
   { method: 'post', path: '/v1/deep-research', operationId: 'deepResearch', what: 'Deep research', why: 'it needs web search and an agent' },
   { method: 'get', path: '/v1/deep-research/:id', operationId: 'deepResearchStatus', what: 'Deep research', why: 'it needs web search and an agent' },
-  { method: 'post', path: '/v1/llmstxt', operationId: 'llmsTxt', what: 'llms.txt generation', why: llmstxt },
-  { method: 'get', path: '/v1/llmstxt/:id', operationId: 'llmsTxtStatus', what: 'llms.txt generation', why: llmstxt },
   // v2: what the SDKs' default clients and the MCP server can call besides scrape, crawl, map, batch scrape and monitors.
   { method: 'post', path: '/v2/search/:id/feedback', operationId: 'searchFeedbackV2', what: 'Search feedback', why: search },
   { method: 'post', path: '/v2/search/developer', operationId: 'developerSearchV2', what: 'Developer search', why: search },
