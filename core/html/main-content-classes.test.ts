@@ -125,6 +125,16 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('Picked for you');
   });
 
+  it('keeps an intro block just before the body when no h1 is in reach, and drops what follows the body', async () => {
+    const md = await main(`${siteChrome}<div class="page"><div class="story"><div class="story-head"><h2>Council approves the river plan</h2></div>
+      <div class="intro"><p>After two years of hearings the council has voted for the plan. It will cost the city 40 million euros.</p></div>
+      <div class="story-text">${prose('river')}${prose('budget')}${prose('flood')}${prose('bridge')}</div>
+      <div class="after"><p>Picked for you: more from the city desk, every morning, in your inbox.</p></div></div></div>${siteFooter}`);
+    expect(md.startsWith('After two years of hearings the council has voted for the plan.')).toBe(true);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Picked for you');
+  });
+
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
     const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
       <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;

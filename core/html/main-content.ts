@@ -154,6 +154,8 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   return top;
 }
 
+/** `compareDocumentPosition`: the other node follows this one. */
+const FOLLOWING = 4;
 const SENTENCE_END = /[.!?。！？]["'”’)]?\s*$/;
 
 /** Siblings of the top candidate that are content too (Readability's sibling rule). */
@@ -165,8 +167,11 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
   const threshold = Math.max(10, topScore * 0.2);
   const bonus = sibling.className && sibling.className === top.className ? topScore * 0.2 : 0;
   if (s.score > 0 && candidateScore(sibling, s) + bonus >= threshold) return true;
-  if (sibling.localName !== 'p' && s.inline < s.text) return false;
   const density = linkDensity(s);
+  // A lead before the body (a standfirst, an intro block) is prose however it is nested.
+  const before = (sibling.compareDocumentPosition(top) & FOLLOWING) !== 0;
+  if (before && s.text > 80 && s.mass >= 1 && density < 0.25) return true;
+  if (sibling.localName !== 'p' && s.inline < s.text) return false;
   if (s.text > 80) return density < 0.25;
   return density === 0 && SENTENCE_END.test(sibling.textContent ?? '');
 }
