@@ -121,7 +121,13 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
 /** Forms that are signups, searches or logins rather than content. */
 const UTILITY_FORM_ACTION = /search|subscribe|newsletter|signup|sign-up|login|log-in/i;
 
-/** `site-nav mainNav ad_slot` -> site, nav, main, nav, ad, slot. */
+/**
+ * Class tokens that are hooks for scripts (`js-readmore`, `js_sticky`): they name what a script does
+ * to the element (fold its text away, pin it), not what it is, so their words are no evidence.
+ */
+const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
+
+/** `site-nav mainNav ad_slot js-readmore` -> site, nav, main, nav, ad, slot. */
 export function classIdParts(el: Element): string[] {
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
@@ -131,6 +137,7 @@ export function classIdParts(el: Element): string[] {
 
 function wordParts(raw: string): string[] {
   return raw
+    .replace(SCRIPT_HOOK, '$1')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[\s_-]+/)

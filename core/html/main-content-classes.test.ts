@@ -135,6 +135,14 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('Picked for you');
   });
 
+  it('keeps text in a block whose only chrome word is in a script hook (js-readmore)', async () => {
+    const md = await main(`${siteChrome}<article><h1>Council approves the river plan</h1>${prose('river')}
+      <div class="story-more js-readmore">${prose('budget')}${prose('flood')}</div>${prose('bridge')}
+      <div class="readmore"><a href="/more">Read more</a></div></article>${siteFooter}`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).not.toContain('Read more');
+  });
+
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
     const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
       <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;
