@@ -143,6 +143,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('Read more');
   });
 
+  it('keeps a recipe\'s table of ingredients beside its steps, and drops the links to other recipes', async () => {
+    const rows = [['125 g', 'flour'], ['65 g', 'sugar'], ['1', 'egg'], ['500 ml', 'milk']].map(([q, w]) => `<tr><td>${q}</td><td>${w}</td></tr>`).join('');
+    const md = await main(`${siteChrome}<div class="recipe"><div class="recipe-steps"><h2>Preparation</h2>${prose('dough')}${prose('oven')}${prose('cream')}</div>
+      <div class="recipe-ingredients"><table><thead><tr><th colspan="2">For the shortcrust:</th></tr></thead><tbody>${rows}</tbody></table></div>
+      <div class="recipe-more"><a href="/r/1">Plum cake with crumble and a long name</a><a href="/r/2">Apple pie like grandmother made it</a></div></div>${siteFooter}`);
+    expect(md).toContain('The cream report, published on day 4');
+    expect(md).toContain('| For the shortcrust: |  |');
+    expect(md).toContain('| 500 ml | milk |');
+    expect(md).not.toContain('Plum cake');
+  });
+
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
     const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
       <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;

@@ -171,6 +171,8 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
   // A lead before the body (a standfirst, an intro block) is prose however it is nested.
   const before = (sibling.compareDocumentPosition(top) & FOLLOWING) !== 0;
   if (before && s.text > 80 && s.mass >= 1 && density < 0.25) return true;
+  // A table of facts beside the body: a recipe's ingredients, a product's specifications.
+  if (density < 0.5 && isDataTable(sibling)) return true;
   if (sibling.localName !== 'p' && s.inline < s.text) return false;
   if (s.text > 80) return density < 0.25;
   return density === 0 && SENTENCE_END.test(sibling.textContent ?? '');
