@@ -187,6 +187,16 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Back to the list');
   });
 
+  it('judges an inline element standing alone between blocks as a line: a dateline, a last lone link', async () => {
+    const md = await main(`${siteChrome}<div class="story-body"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}
+      <time datetime="2026-11-12">Published: 12 November 2026, 09:40</time>${prose('flood')}${prose('bridge')}
+      <a href="/city">Back to the list</a></div>${siteFooter}`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md.endsWith('The bridge report, published on day 4, says that councils, schools and hospitals will share the cost of the plan over several years.')).toBe(true);
+    expect(md).not.toContain('Published: 12 November');
+    expect(md).not.toContain('Back to the list');
+  });
+
   it('drops the short lines before the title inside the article: kicker, categories, date line', async () => {
     const md = await main(`${siteChrome}<article><div class="kicker">Press release</div>
       <p><a href="/c/city">City</a>, <a href="/c/politics">Politics</a></p><p>12.11.2026 - City desk</p>
