@@ -105,10 +105,11 @@ describe('onlyMainContent on classes of pages', () => {
       <p>Möchten Sie den Artikel teilen?</p><p>*Anzeige, enthält Affiliate Links*</p>
       <p>The mayor told readers to follow the newsletter, a plan she announced in May, because the council, she said, would publish every vote in it.</p>
       <h3>Das könnte Sie auch interessieren</h3>${prose('bridge')}<p>Síguenos en Twitter y Facebook</p>
+      <div>Themen: Fluss Stadtrat Haushalt</div>
       </article></main>`);
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).toContain('The mayor told readers to follow the newsletter');
-    for (const line of ['Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Anzeige', 'interessieren', 'Síguenos']) {
+    for (const line of ['Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Anzeige', 'interessieren', 'Síguenos', 'Themen:']) {
       expect(md).not.toContain(line);
     }
   });
