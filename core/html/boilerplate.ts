@@ -16,6 +16,9 @@ const CHROME_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search', 'menu', 'menubar',
 ]);
 
+/** Class/id words of reader comments; `namesComments` also takes the words `comment` leads. */
+const COMMENT_WORDS = ['comment', 'comments', 'commentlist', 'commentform', 'disqus', 'respond', 'replies'];
+
 /**
  * Class/id words (compared per part: `site-nav` and `mainNav` both contain `nav`) that mark chrome.
  * Whole-part matching is what keeps `ad` from hitting `shadow`, `badge` or `download`.
@@ -26,11 +29,11 @@ const CHROME_WORDS = new Set([
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'sponsor', 'sponsored', 'promo',
   'modal', 'popup', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
   // Reader comments, teaser lists and the small furniture around an article.
-  'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
+  ...COMMENT_WORDS,
   'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
   'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
-  'commentform', 'nocomments',
+  'nocomments',
   'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
@@ -70,6 +73,10 @@ function leadsWithChromeWord(el: Element): boolean {
     if (first && LEADING_CHROME_WORDS.has(first)) return true;
   }
   return false;
+}
+
+export function namesComments(el: Element): boolean {
+  return classIdParts(el).some((p) => COMMENT_WORDS.includes(p) || p.startsWith('comment'));
 }
 
 /** Class/id words that name the content container itself, whatever else the class says. */

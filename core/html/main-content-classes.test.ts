@@ -155,6 +155,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('Plum cake');
   });
 
+  it('keeps a wrapper of prose whose class words look like chrome, and still drops the comments and the share bar', async () => {
+    const md = await main(`${siteChrome}<div class="page"><h1>Council approves the river plan</h1>
+      <section class="o-section o-section--has-ads">${prose('river')}${prose('budget')}</section>
+      <div class="share"><a href="/s/x">Share on X</a></div>
+      <section id="comments">${['ann', 'bob', 'cy', 'dee'].map((a, i) => comment(a, 10 + i)).join('')}</section></div>${siteFooter}`);
+    expect(md).toContain('The river report, published on day 1');
+    expect(md).toContain('The budget report, published on day 4');
+    expect(md).not.toContain('wrote:');
+    expect(md).not.toContain('Share on X');
+  });
+
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
     const method = (name: string) => `<section id="method.${name}"><h3 class="code-header">pub fn <a href="#method.${name}">${name}</a>(&amp;self) -&gt; <a href="struct.Len.html">Len</a></h3>
       <div class="since">1.0.0 · <a href="/src/lib.rs.html#${name}">source</a></div><div class="docblock"><p>Returns the ${name} of the buffer.</p></div></section>`;
