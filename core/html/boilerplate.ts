@@ -16,6 +16,9 @@ const CHROME_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search', 'menu', 'menubar',
 ]);
 
+/** Class/id words of reader comments; `namesComments` also takes the words `comment` leads. */
+const COMMENT_WORDS = ['comment', 'comments', 'commentlist', 'commentform', 'disqus', 'respond', 'replies'];
+
 /**
  * Class/id words (compared per part: `site-nav` and `mainNav` both contain `nav`) that mark chrome.
  * Whole-part matching is what keeps `ad` from hitting `shadow`, `badge` or `download`.
@@ -26,11 +29,11 @@ const CHROME_WORDS = new Set([
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'sponsor', 'sponsored', 'promo',
   'modal', 'popup', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
   // Reader comments, teaser lists and the small furniture around an article.
-  'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies',
+  ...COMMENT_WORDS,
   'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
   'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
-  'commentform', 'nocomments',
+  'nocomments',
   'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
@@ -70,6 +73,10 @@ function leadsWithChromeWord(el: Element): boolean {
     if (first && LEADING_CHROME_WORDS.has(first)) return true;
   }
   return false;
+}
+
+export function namesComments(el: Element): boolean {
+  return classIdParts(el).some((p) => COMMENT_WORDS.includes(p) || p.startsWith('comment'));
 }
 
 /** Class/id words that name the content container itself, whatever else the class says. */
@@ -121,7 +128,13 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
 /** Forms that are signups, searches or logins rather than content. */
 const UTILITY_FORM_ACTION = /search|subscribe|newsletter|signup|sign-up|login|log-in/i;
 
-/** `site-nav mainNav ad_slot` -> site, nav, main, nav, ad, slot. */
+/**
+ * Class tokens that are hooks for scripts (`js-readmore`, `js_sticky`): they name what a script does
+ * to the element (fold its text away, pin it), not what it is, so their words are no evidence.
+ */
+const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
+
+/** `site-nav mainNav ad_slot js-readmore` -> site, nav, main, nav, ad, slot. */
 export function classIdParts(el: Element): string[] {
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
@@ -131,6 +144,7 @@ export function classIdParts(el: Element): string[] {
 
 function wordParts(raw: string): string[] {
   return raw
+    .replace(SCRIPT_HOOK, '$1')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[\s_-]+/)

@@ -1,19 +1,62 @@
 /**
  * Lines of the content root that are not content, judged line by line (main-content.ts step 4): the
  * tail after the last prose, the head before the title, and short lines that are furniture by
- * their wording. A line is a block with no block inside it.
+ * their wording. A line is a block with no block inside it, or an inline element standing alone
+ * between blocks (`</p><time>Publiziert: …</time><div>`, `</p><a>Back to the list</a></div>`).
  */
-import { linkDensity, type StatsMap } from './content-score.js';
-import { findDescendant, walkElements } from './dom.js';
+import { type StatsMap } from './content-score.js';
+import { findDescendant, visibleTextLength, walkElements } from './dom.js';
 
 /** Characters at most of a line before the title or after the last prose that is not content. */
 const EDGE_LINE = 100;
 
-/** The block element whose inline text `text` is (the nearest ancestor with stats), or `root`. */
-function textBlock(text: Node, root: Element, stats: StatsMap): Element {
+/** What the line rules read of a line: its text, the part in links, and whether it holds blocks. */
+interface LineStats {
+  text: number;
+  linkText: number;
+  mixed: boolean;
+}
+
+const COMMA = /[,\uff0c\u3001\u060c]/;
+
+const isBlank = (node: Node): boolean => node.nodeType === 3 && !/\S/.test(node.nodeValue ?? '');
+
+/** An inline element (no stats) whose neighbours in its block are blocks or blank text. */
+function isLoneInline(el: Element, stats: StatsMap): boolean {
+  const alone = (node: Node | null, next: (n: Node) => Node | null): boolean => {
+    while (node && (isBlank(node) || node.nodeType === 8)) node = next(node);
+    return !node || (node.nodeType === 1 && stats.has(node as Element));
+  };
+  return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
+}
+
+/**
+ * The line that a text node belongs to: its block (the nearest ancestor with stats, or `root`), or,
+ * when that block also holds blocks, the inline element under it that stands alone between them.
+ */
+function textLine(text: Node, root: Element, stats: StatsMap): Element {
+  let outer: Element | undefined;
   let block = text.parentElement!;
-  while (block !== root && !stats.has(block)) block = block.parentElement!;
-  return block;
+  while (block !== root && !stats.has(block)) {
+    outer = block;
+    block = block.parentElement!;
+  }
+  const s = stats.get(block)!;
+  return outer && s.inline !== s.text && isLoneInline(outer, stats) ? outer : block;
+}
+
+/** A line's stats: a block's from the content stats; an inline element's counted here. */
+function lineStats(line: Element, stats: StatsMap): LineStats {
+  const s = stats.get(line);
+  if (s) return { text: s.text, linkText: s.linkText, mixed: s.inline !== s.text };
+  const text = visibleTextLength(line);
+  let linkText = line.localName === 'a' ? text : 0;
+  walkElements(line, (el) => {
+    if (linkText === text || el.localName !== 'a') return true;
+    linkText += visibleTextLength(el);
+    return false;
+  });
+  return { text, linkText, mixed: findDescendant(line, (el) => stats.has(el)) !== undefined };
 }
 
 /**
@@ -26,18 +69,18 @@ function textBlock(text: Node, root: Element, stats: StatsMap): Element {
 export function collectTail(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   let done = false;
-  const isTail = (block: Element): boolean => {
-    const s = stats.get(block)!;
-    if (block === root || s.inline !== s.text || s.text > EDGE_LINE) return false;
-    return /^h[2-6]$/.test(block.localName) || linkDensity(s) >= 0.8 || /[:：]\s*$/.test(block.textContent ?? '');
+  const isTail = (line: Element): boolean => {
+    const s = lineStats(line, stats);
+    if (line === root || s.mixed || s.text > EDGE_LINE) return false;
+    return /^h[2-6]$/.test(line.localName) || s.linkText >= 0.8 * s.text || /[:：]\s*$/.test(line.textContent ?? '');
   };
   const visit = (node: Node): void => {
     for (let child = node.lastChild; child && !done; child = child.previousSibling) {
       if (child.nodeType === 1) visit(child);
       else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
-        const block = textBlock(child, root, stats);
-        if (found.has(block)) continue;
-        if (isTail(block)) found.add(block);
+        const line = textLine(child, root, stats);
+        if (found.has(line)) continue;
+        if (isTail(line)) found.add(line);
         else done = true;
       }
     }
@@ -61,10 +104,10 @@ export function collectHead(root: Element, stats: StatsMap): Set<Element> {
       if (child === title) done = true;
       else if (child.nodeType === 1) visit(child);
       else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
-        const block = textBlock(child, root, stats);
-        if (found.has(block)) continue;
-        const s = stats.get(block)!;
-        if (block !== root && s.inline === s.text && s.text <= EDGE_LINE) found.add(block);
+        const line = textLine(child, root, stats);
+        if (found.has(line)) continue;
+        const s = lineStats(line, stats);
+        if (line !== root && !s.mixed && s.text <= EDGE_LINE) found.add(line);
         else done = true;
       }
     }
@@ -95,6 +138,9 @@ const FURNITURE_LINE = [
   /^(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
   // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
   /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
+  // Tag and category lines: "Themen: Ehrenamt Jugendverbände", "Tags: python, docker", "Posted in News".
+  /^(?:themen|tags?|schlagw(?:ö|oe)rter|stichw(?:ö|oe)rter|kategorien?|categor(?:y|ies)|etiquetas|catégories?)\s*:\s/iu,
+  /^(?:filed under|abgelegt unter|this entry was posted in)\s/iu,
   // Comment and related-story headings, whole lines.
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
@@ -108,14 +154,27 @@ const PROMPT_COMMAS = 3;
 /** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE). */
 export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
+  const judge = (line: Element, length: number, commas: number): void => {
+    if (length === 0 || length > WORDED_LINE || line.localName === 'h1') return;
+    const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text))) found.add(line);
+  };
+  // A block that also holds blocks: its inline elements standing alone between them are lines.
+  const judgeInline = (block: Element): void => {
+    if (stats.get(block)!.inline === 0) return;
+    for (let c = block.firstElementChild; c; c = c.nextElementSibling) {
+      if (!stats.has(c) && isLoneInline(c, stats)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
+    }
+  };
+  judgeInline(root);
   walkElements(root, (el) => {
     const s = stats.get(el);
-    if (!s || el === root || s.text === 0) return true;
-    if (s.inline !== s.text) return true;
-    if (s.text <= WORDED_LINE && el.localName !== 'h1') {
-      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-      if (FURNITURE_LINE.some((re) => re.test(text)) || (s.commas < PROMPT_COMMAS && PROMPT_LINE.test(text))) found.add(el);
+    if (!s || s.text === 0) return true;
+    if (s.inline !== s.text) {
+      judgeInline(el);
+      return true;
     }
+    judge(el, s.text, s.commas);
     return false;
   });
   return found;

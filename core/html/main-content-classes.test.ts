@@ -105,10 +105,11 @@ describe('onlyMainContent on classes of pages', () => {
       <p>Möchten Sie den Artikel teilen?</p><p>*Anzeige, enthält Affiliate Links*</p>
       <p>The mayor told readers to follow the newsletter, a plan she announced in May, because the council, she said, would publish every vote in it.</p>
       <h3>Das könnte Sie auch interessieren</h3>${prose('bridge')}<p>Síguenos en Twitter y Facebook</p>
+      <div>Themen: Fluss Stadtrat Haushalt</div>
       </article></main>`);
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).toContain('The mayor told readers to follow the newsletter');
-    for (const line of ['Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Anzeige', 'interessieren', 'Síguenos']) {
+    for (const line of ['Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Anzeige', 'interessieren', 'Síguenos', 'Themen:']) {
       expect(md).not.toContain(line);
     }
   });
@@ -123,6 +124,46 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).not.toContain('[Home]');
     expect(md).not.toContain('Picked for you');
+  });
+
+  it('keeps an intro block just before the body when no h1 is in reach, and drops what follows the body', async () => {
+    const md = await main(`${siteChrome}<div class="page"><div class="story"><div class="story-head"><h2>Council approves the river plan</h2></div>
+      <div class="intro"><p>After two years of hearings the council has voted for the plan. It will cost the city 40 million euros.</p></div>
+      <div class="story-text">${prose('river')}${prose('budget')}${prose('flood')}${prose('bridge')}</div>
+      <div class="after"><p>Picked for you: more from the city desk, every morning, in your inbox.</p></div></div></div>${siteFooter}`);
+    expect(md.startsWith('After two years of hearings the council has voted for the plan.')).toBe(true);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Picked for you');
+  });
+
+  it('keeps text in a block whose only chrome word is in a script hook (js-readmore)', async () => {
+    const md = await main(`${siteChrome}<article><h1>Council approves the river plan</h1>${prose('river')}
+      <div class="story-more js-readmore">${prose('budget')}${prose('flood')}</div>${prose('bridge')}
+      <div class="readmore"><a href="/more">Read more</a></div></article>${siteFooter}`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).not.toContain('Read more');
+  });
+
+  it('keeps a recipe\'s table of ingredients beside its steps, and drops the links to other recipes', async () => {
+    const rows = [['125 g', 'flour'], ['65 g', 'sugar'], ['1', 'egg'], ['500 ml', 'milk']].map(([q, w]) => `<tr><td>${q}</td><td>${w}</td></tr>`).join('');
+    const md = await main(`${siteChrome}<div class="recipe"><div class="recipe-steps"><h2>Preparation</h2>${prose('dough')}${prose('oven')}${prose('cream')}</div>
+      <div class="recipe-ingredients"><table><thead><tr><th colspan="2">For the shortcrust:</th></tr></thead><tbody>${rows}</tbody></table></div>
+      <div class="recipe-more"><a href="/r/1">Plum cake with crumble and a long name</a><a href="/r/2">Apple pie like grandmother made it</a></div></div>${siteFooter}`);
+    expect(md).toContain('The cream report, published on day 4');
+    expect(md).toContain('| For the shortcrust: |  |');
+    expect(md).toContain('| 500 ml | milk |');
+    expect(md).not.toContain('Plum cake');
+  });
+
+  it('keeps a wrapper of prose whose class words look like chrome, and still drops the comments and the share bar', async () => {
+    const md = await main(`${siteChrome}<div class="page"><h1>Council approves the river plan</h1>
+      <section class="o-section o-section--has-ads">${prose('river')}${prose('budget')}</section>
+      <div class="share"><a href="/s/x">Share on X</a></div>
+      <section id="comments">${['ann', 'bob', 'cy', 'dee'].map((a, i) => comment(a, 10 + i)).join('')}</section></div>${siteFooter}`);
+    expect(md).toContain('The river report, published on day 1');
+    expect(md).toContain('The budget report, published on day 4');
+    expect(md).not.toContain('wrote:');
+    expect(md).not.toContain('Share on X');
   });
 
   it('keeps all of a documentation page: prose, code, method lists, version notes and tables', async () => {
@@ -155,6 +196,16 @@ b.push(1);</code></pre>
     expect(md).toContain('The summary report, published on day 2');
     expect(md).not.toContain('More on this topic');
     expect(md).not.toContain('You may also like');
+    expect(md).not.toContain('Back to the list');
+  });
+
+  it('judges an inline element standing alone between blocks as a line: a dateline, a last lone link', async () => {
+    const md = await main(`${siteChrome}<div class="story-body"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}
+      <time datetime="2026-11-12">Published: 12 November 2026, 09:40</time>${prose('flood')}${prose('bridge')}
+      <a href="/city">Back to the list</a></div>${siteFooter}`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md.endsWith('The bridge report, published on day 4, says that councils, schools and hospitals will share the cost of the plan over several years.')).toBe(true);
+    expect(md).not.toContain('Published: 12 November');
     expect(md).not.toContain('Back to the list');
   });
 

@@ -20,7 +20,7 @@
  *    app and follow prompts, in several languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { chromeEvidence, classWeight, isHeaderLike, namesContent } from './boilerplate.js';
+import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesContent } from './boilerplate.js';
 import { candidateScore, linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectTail, collectWorded } from './furniture-lines.js';
@@ -29,6 +29,10 @@ import { collectHead, collectTail, collectWorded } from './furniture-lines.js';
 const WRAPPER_TEXT_SHARE = 0.6;
 /** The same for an element whose class/id also has content words (article, body, content, main). */
 const CONTENT_TEXT_SHARE = 0.25;
+/** Paragraph points (`Stats.mass`) and link share of a block whose class/id guess is overruled as prose. */
+const WRAPPER_PROSE = 20;
+const WRAPPER_LINKS = 0.2;
+const WRAPPER_TEXT = 500;
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
 const CLEAR_ROOT_SHARE = 0.5;
 /** How many of the best candidates vote for a shared ancestor, and how good they must be. */
@@ -66,6 +70,21 @@ function holdsContentOrH2(el: Element): boolean {
   return el.localName === 'h2' || holdsContent(el);
 }
 
+const LISTS = new Set(['ul', 'ol', 'dl']);
+
+/**
+ * A wrapper of prose, whatever its class words say (`documentContent__sharingContainer`,
+ * `o-section--has-ads`, `tab-menu--product` around a description): many paragraphs with few links.
+ * Not reader comments, prose by design, nor a list: a slideshow's legends, teasers with standfirsts.
+ */
+function holdsProse(el: Element): boolean {
+  if (LISTS.has(el.localName) || namesComments(el)) return false;
+  // Twenty paragraphs' worth is hundreds of characters: most chrome is not measured at all.
+  if (visibleTextLength(el, undefined, WRAPPER_TEXT) < WRAPPER_TEXT) return false;
+  const s = measure(el).get(el)!;
+  return s.mass >= WRAPPER_PROSE && linkDensity(s) < WRAPPER_LINKS;
+}
+
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
@@ -77,7 +96,7 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
     const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
     if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed) return true;
-    return findDescendant(el, holds) !== undefined;
+    return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
@@ -154,6 +173,8 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   return top;
 }
 
+/** `compareDocumentPosition`: the other node follows this one. */
+const FOLLOWING = 4;
 const SENTENCE_END = /[.!?。！？]["'”’)]?\s*$/;
 
 /** Siblings of the top candidate that are content too (Readability's sibling rule). */
@@ -165,8 +186,13 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
   const threshold = Math.max(10, topScore * 0.2);
   const bonus = sibling.className && sibling.className === top.className ? topScore * 0.2 : 0;
   if (s.score > 0 && candidateScore(sibling, s) + bonus >= threshold) return true;
-  if (sibling.localName !== 'p' && s.inline < s.text) return false;
   const density = linkDensity(s);
+  // A lead before the body (a standfirst, an intro block) is prose however it is nested.
+  const before = (sibling.compareDocumentPosition(top) & FOLLOWING) !== 0;
+  if (before && s.text > 80 && s.mass >= 1 && density < 0.25) return true;
+  // A table of facts beside the body: a recipe's ingredients, a product's specifications.
+  if (density < 0.5 && isDataTable(sibling)) return true;
+  if (sibling.localName !== 'p' && s.inline < s.text) return false;
   if (s.text > 80) return density < 0.25;
   return density === 0 && SENTENCE_END.test(sibling.textContent ?? '');
 }
