@@ -45,7 +45,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
       // Only what was stored is there, which is what the caller asked for.
       data = row ? toPublicDocument(row, allFormats) : null;
     }
-    const idField = delivery.event.startsWith('scrape.') ? 'scrapeId' : delivery.event.startsWith('batch_scrape.') ? 'batchId' : delivery.event.startsWith('monitor.') ? 'monitorId' : 'crawlId';
+    const idField = delivery.event.startsWith('scrape.') ? 'scrapeId' : delivery.event.startsWith('batch_scrape.') ? 'batchId' : delivery.event.startsWith('monitor.') ? 'monitorId' : delivery.event.startsWith('extract.') ? 'extractId' : 'crawlId';
     return JSON.stringify({
       type: delivery.event,
       [idField]: delivery.subjectId,
@@ -62,6 +62,7 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
     const kind = delivery.event.split('.')[0];
     if (kind === 'scrape') return delivery.owner?.startsWith('key:') ? delivery.owner.slice(4) : undefined;
     if (kind === 'monitor') return (await prisma.monitor.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
+    if (kind === 'extract') return (await prisma.extractJob.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
     return (await prisma.job.findUnique({ where: { id: delivery.subjectId }, select: { apiKeyId: true } }))?.apiKeyId;
   }
 

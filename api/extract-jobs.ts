@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type Workflows } from '../core/contracts.js';
 import { invalidBody, NotFoundError, NotSupportedError, ServiceUnavailableError, type ErrorDetail } from '../core/errors.js';
-import type { ExtractRequest } from '../core/schemas/extract.js';
+import type { ExtractHooks, ExtractRequest } from '../core/schemas/extract.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { extractionSchemaProblem } from '../core/llm-schema.js';
 import { START_DEADLINE_MS } from '../core/temporal-options.js';
@@ -14,6 +14,7 @@ import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-s
 import type { Caller } from '../jobs/deps.js';
 import { ownedBy } from '../jobs/rows.js';
 import { searchProviderFrom } from '../search/index.js';
+import { webhookUrlProblems } from './webhook-urls.js';
 import type { ApiDeps } from './deps.js';
 
 function requestProblems(deps: ApiDeps, req: ExtractRequest): { details: ErrorDetail[]; invalidURLs: string[] } {
@@ -24,6 +25,7 @@ function requestProblems(deps: ApiDeps, req: ExtractRequest): { details: ErrorDe
   if (req.enableWebSearch && !searchProviderFrom(deps.config)) details.push({ field: 'enableWebSearch', message: 'this server has no search provider: its operator sets SEARXNG_ENDPOINT (or SERPER_API_KEY)' });
   const schemaProblem = req.schema ? extractionSchemaProblem(req.schema as Record<string, unknown>) : undefined;
   if (schemaProblem) details.push({ field: 'schema', message: schemaProblem });
+  details.push(...webhookUrlProblems({ webhook: req.webhook }, safetyOptionsFrom(deps.config)));
   if (req.scrapeOptions) details.push(...pageOptionProblems(req.scrapeOptions, req.scrapeOptions.timeout).map((d) => ({ field: `scrapeOptions.${d.field}`, message: d.message })));
   (req.urls ?? []).forEach((url, i) => {
     try {
@@ -36,6 +38,13 @@ function requestProblems(deps: ApiDeps, req: ExtractRequest): { details: ErrorDe
     }
   });
   return { details, invalidURLs };
+}
+
+/** The job's `webhook` as its receivers (the hosted shape: a URL, or one with headers, metadata and events). */
+function hooksOf(req: ExtractRequest): ExtractHooks | undefined {
+  if (!req.webhook) return undefined;
+  const hook = typeof req.webhook === 'string' ? { url: req.webhook } : req.webhook;
+  return { urls: [hook.url], ...(hook.metadata !== undefined ? { metadata: hook.metadata } : {}), ...(hook.headers ? { headers: hook.headers } : {}), ...(hook.events ? { events: hook.events } : {}) };
 }
 
 export async function startExtract(deps: ApiDeps, req: ExtractRequest, caller: Caller): Promise<{ success: true; id: string; invalidURLs?: string[] }> {
@@ -57,7 +66,7 @@ export async function startExtract(deps: ApiDeps, req: ExtractRequest, caller: C
       temporal.workflow.start<Workflows['extractJob']>('extractJob', {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         workflowId: workflowIds.extract(id),
-        args: [{ extractId: id }],
+        args: [{ extractId: id, ...(hooksOf(req) ? { hooks: hooksOf(req) } : {}) }],
         staticSummary: `Extract from ${options.urls.length} URL${options.urls.length === 1 ? '' : 's'}${options.enableWebSearch ? ' and web results' : ''}`,
       }),
     );

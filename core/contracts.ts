@@ -58,7 +58,7 @@ export interface ScrapeResult {
 
 /** A crawl's or a batch scrape's events: `<kind>.<what>`. */
 export type JobEventKind = 'started' | 'page' | 'completed' | 'failed' | 'cancelled';
-export type WebhookEvent = 'scrape.completed' | `crawl.${JobEventKind}` | `batch_scrape.${JobEventKind}` | 'monitor.page' | 'monitor.check.completed';
+export type WebhookEvent = 'scrape.completed' | `crawl.${JobEventKind}` | `batch_scrape.${JobEventKind}` | 'monitor.page' | 'monitor.check.completed' | 'extract.started' | 'extract.completed' | 'extract.failed';
 
 export interface WebhookDelivery {
   event: WebhookEvent;

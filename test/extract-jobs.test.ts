@@ -8,6 +8,7 @@ import { startFakeLlm, type FakeLlm, type LlmRequest } from './fixtures/llm.js';
 import { startFakeSearxng, type FakeSearxng } from './fixtures/search-providers.js';
 import { html, startFixtureServer, type FixtureServer } from './fixtures/server.js';
 import { pollUntil } from './helpers/poll.js';
+import { startReceiver, waitFor } from './fixtures/receiver.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 
 const schema = {
@@ -119,6 +120,25 @@ describe('extract jobs', () => {
     expect(status.tokensUsed).toBe(360);
   });
 
+  it('tells its webhook: extract.started, then extract.completed with the answer, signed, with the metadata and headers', async () => {
+    const receiver = await startReceiver();
+    try {
+      const status = await run(stack, { urls: [`${site.url}/team/a`], schema, webhook: { url: `${receiver.url}/hook`, metadata: { job: 7 }, headers: { 'x-team': 'blue' } } }, 'v2');
+      const deliveries = await waitFor(() => receiver.accepted().length === 2 && receiver.accepted());
+      const bodies = deliveries.map((d) => JSON.parse(d.body) as Record<string, unknown>).sort((a, b) => String(a.type).localeCompare(String(b.type)));
+      expect(bodies).toEqual([
+        { type: 'extract.completed', extractId: status.id, deliveryId: `${status.id}-completed`, createdAt: expect.any(String), metadata: { job: 7 }, status: 'completed', data: { company: 'Acme', people: ['Ada', 'Bob'] } },
+        { type: 'extract.started', extractId: status.id, deliveryId: `${status.id}-started`, createdAt: expect.any(String), metadata: { job: 7 }, status: 'processing' },
+      ]);
+      for (const d of deliveries) {
+        expect(d.headers['x-team']).toBe('blue');
+        expect(d.headers['x-pagewright-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('refuses what cannot run with a 400 naming the field, and hides other callers’ jobs', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ urls: [`${site.url}/team/a`] }, 'prompt'],
@@ -131,7 +151,7 @@ describe('extract jobs', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect((res.body.details as { field: string }[]).map((d) => d.field)).toContain(field);
     }
-    const v2 = await stack.post('/v2/extract', { prompt: 'x', urls: [`${site.url}/a`], webhook: 'https://hooks.example/x' });
+    const v2 = await stack.post('/v2/extract', { prompt: 'x', urls: [`${site.url}/a`], webhook: 'http://metadata.google.internal/hook' });
     expect(v2.status).toBe(400);
     expect((v2.body.details as { field: string }[])[0]!.field).toBe('webhook');
     const noSearch = await plainStack.post('/v1/extract', { prompt: 'x', enableWebSearch: true });

@@ -11,9 +11,18 @@ import { meterTokens } from '../../prisma/usage.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { ExtractionError, extractWithLlm, type LlmSettings, type TokenCount } from '../llm/extract.js';
 
+/** An answer up to this many characters goes in the extract.completed webhook. */
+const WEBHOOK_DATA_MAX = 100_000;
+
+export interface ExtractOutcome {
+  status: 'completed' | 'failed';
+  data?: unknown;
+  error?: string;
+}
+
 const MERGE_PROMPT = 'The page content is a list of partial answers, each extracted from one web page (the url says which). Merge them into one answer: keep every distinct item of lists, and prefer values stated by more pages.';
 
-export async function finishExtract(prisma: PrismaClient, llm: LlmSettings, extractId: string, options: ExtractRequest, apiKeyId: string | null, urls: string[], warnings: string[], signal: AbortSignal): Promise<void> {
+export async function finishExtract(prisma: PrismaClient, llm: LlmSettings, extractId: string, options: ExtractRequest, apiKeyId: string | null, urls: string[], warnings: string[], signal: AbortSignal): Promise<ExtractOutcome> {
   const rows = await prisma.extractPage.findMany({ where: { extractId } });
   const order = new Map(urls.map((u, i) => [u, i]));
   rows.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0) || a.chunk - b.chunk);
@@ -22,8 +31,9 @@ export async function finishExtract(prisma: PrismaClient, llm: LlmSettings, extr
   let tokensUsed = rows.reduce((n, r) => n + r.tokens, 0);
   if (answered.length === 0) {
     const why = urls.length === 0 ? 'no page to read (no URL given matched, and no web result)' : `no page could be read and extracted (${failed.slice(0, 3).join('; ')})`;
-    await prisma.extractJob.update({ where: { id: extractId }, data: { status: 'failed', error: `The extraction failed: ${why}.`, tokensUsed, completedAt: new Date(), warning: warnings.join(' ') || null } });
-    return;
+    const error = `The extraction failed: ${why}.`;
+    await prisma.extractJob.update({ where: { id: extractId }, data: { status: 'failed', error, tokensUsed, completedAt: new Date(), warning: warnings.join(' ') || null } });
+    return { status: 'failed', error };
   }
   const merged = mergeAnswers(answered.map((r) => ({ url: r.url, data: r.data })));
   const { sources } = merged;
@@ -47,4 +57,6 @@ export async function finishExtract(prisma: PrismaClient, llm: LlmSettings, extr
     where: { id: extractId },
     data: { status: 'completed', data: data as object, sources, tokensUsed, completedAt: new Date(), warning: warnings.join(' ') || null },
   });
+  // The webhook carries the answer when it is small enough to ride through Temporal.
+  return { status: 'completed', ...(JSON.stringify(data).length <= WEBHOOK_DATA_MAX ? { data } : {}) };
 }

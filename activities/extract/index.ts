@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { ExtractInput, ExtractRequest } from '../../core/schemas/extract.js';
 import type { ActivityDeps } from '../deps.js';
 import { llmSettingsFrom } from '../pipeline/pipeline.js';
-import { finishExtract } from './finish.js';
+import { finishExtract, type ExtractOutcome } from './finish.js';
 import { extractPages } from './pages.js';
 import { planExtract, type ExtractPlan } from './plan.js';
 
@@ -25,9 +25,9 @@ export function extractActivities(deps: ActivityDeps) {
       const { options, apiKeyId } = await job(extractId);
       await extractPages(deps, llm(), extractId, options as ExtractRequest, apiKeyId, urls);
     },
-    async finishExtract({ extractId }: ExtractInput, plan: ExtractPlan): Promise<void> {
+    async finishExtract({ extractId }: ExtractInput, plan: ExtractPlan): Promise<ExtractOutcome> {
       const { options, apiKeyId } = await job(extractId);
-      await finishExtract(prisma, llm(), extractId, options as ExtractRequest, apiKeyId, plan.urls, [...plan.warnings], Context.current().cancellationSignal);
+      return finishExtract(prisma, llm(), extractId, options as ExtractRequest, apiKeyId, plan.urls, [...plan.warnings], Context.current().cancellationSignal);
     },
     async failExtract({ extractId }: ExtractInput, message: string): Promise<void> {
       await prisma.extractJob.updateMany({ where: { id: extractId, status: 'processing' }, data: { status: 'failed', error: message, completedAt: new Date() } });

@@ -3,6 +3,7 @@
  * options (core/v2/requests.ts translates them); one schema types the operation.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { webhookSchema } from './crawl.js';
 import { crawlScrapeOptionsSchema, ignored } from './scrape.js';
 
 /** Pages one extract job reads at most: the URLs given, wildcard expansions and web results together. */
@@ -27,6 +28,7 @@ export const extractRequestSchema = {
     ignoreInvalidURLs: { type: 'boolean', default: false, description: 'Leave out URLs this server may not fetch instead of refusing the request.' },
     includeSubdomains: { type: 'boolean', default: true, description: 'A pattern’s map also lists subdomains.' },
     scrapeOptions: { ...crawlScrapeOptionsSchema, description: 'How each page is read (as crawl scrapeOptions; the markdown is what the LLM reads, main content only unless onlyMainContent is false).' },
+    webhook: { ...webhookSchema, description: 'A URL, or `{ url, headers?, metadata?, events? }`: `extract.started`, then `extract.completed` (with the answer in `data` when under 100 KB) or `extract.failed`, signed as crawl events are (README "Webhooks"); `events` filters by `started`, `completed`, `failed`.' },
     allowExternalLinks: { type: 'boolean', ...ignored('only the given pages (and web results) are read.') },
     agent: { type: 'object', ...ignored('no agent here.') },
     origin: { type: 'string', maxLength: 100, ...ignored('hosted-account bookkeeping.') },
@@ -46,7 +48,16 @@ export const extractIdParams = {
   additionalProperties: false,
 } as const;
 
+/** Who hears of an extract job's events (its `webhook`). */
+export interface ExtractHooks {
+  urls: string[];
+  metadata?: unknown;
+  headers?: Record<string, string>;
+  events?: string[];
+}
+
 /** The extract workflow's input: the job row holds the rest. */
 export interface ExtractInput {
   extractId: string;
+  hooks?: ExtractHooks;
 }

@@ -197,7 +197,6 @@ export const v2ExtractRequestSchema = {
   properties: {
     ...extractShared,
     scrapeOptions: { ...scrapeOptionsWithoutDefault, description: 'How each page is read (as POST /v2/scrape; the markdown is what the LLM reads).' },
-    webhook: { type: ['string', 'object'], ...refused('webhooks for extract jobs; poll GET /v2/extract/{id}.') },
   },
   additionalProperties: false,
 } as const;

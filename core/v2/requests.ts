@@ -117,11 +117,10 @@ export function searchFromV2(req: V2SearchRequest): Record<string, unknown> {
   return { ...same, ...(sources ? { sources: sourceNames } : {}), ...(categories?.length ? { categories: categoryNames } : {}), ...(page ? { scrapeOptions: page } : {}) };
 }
 
-/** POST /v2/extract → the v1 extract request: scrapeOptions as v1 page options; a webhook refused. */
+/** POST /v2/extract → the v1 extract request: scrapeOptions as v1 page options. */
 export function extractFromV2(req: V2ExtractRequest): Record<string, unknown> {
-  const { scrapeOptions, webhook, ...same } = req;
+  const { scrapeOptions, ...same } = req;
   const details: ErrorDetail[] = [];
-  if (webhook !== undefined) details.push({ field: 'webhook', message: 'webhooks for extract jobs are not offered by this server; poll GET /v2/extract/{id}' });
   let page: Record<string, unknown> | undefined;
   if (scrapeOptions) {
     const { timeout, ...pageOptions } = scrapeOptions;
