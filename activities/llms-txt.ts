@@ -1,14 +1,14 @@
 /**
  * llms.txt jobs (workflows/llms-txt.ts): map the site, read each page through the one page pipeline,
  * have the LLM title and describe it, then build the texts. A page's row, credit and tokens are
- * written in one transaction and a page with a row is skipped, so a retried activity repeats nothing.
+ * written in one transaction and a page with a row is skipped (./page-jobs.ts), so a retried activity repeats nothing.
  */
-import { Context } from '@temporalio/activity';
 import { llmsFullTxt, llmsTxt } from '../core/llms-txt.js';
 import { PageError } from '../core/failures.js';
 import { PAGE_DESCRIPTION_PROMPT, pageDescriptionSchema, type LlmsTxtInput } from '../core/schemas/llms-txt.js';
 import type { PageOptions } from '../core/schemas/scrape.js';
 import { meterKeyPages, meterTokens } from '../prisma/usage.js';
+import { eachNewPage } from './page-jobs.js';
 import type { ActivityDeps } from './deps.js';
 import { ExtractionError, extractWithLlm, type TokenCount } from './llm/extract.js';
 import { mapSiteUrls } from './map-site.js';
@@ -31,39 +31,29 @@ export function llmsTxtActivities(deps: ActivityDeps) {
       const row = await job(jobId);
       const llm = llmSettingsFrom(deps.config);
       if (!llm) throw new Error('This worker has no LLM settings (LLM_BASE_URL, LLM_MODEL): llms.txt jobs need the same ones as the API.');
-      const signal = Context.current().cancellationSignal;
       const done = new Set((await prisma.llmsTxtPage.findMany({ where: { jobId }, select: { url: true } })).map((p) => p.url));
-      let finished = done.size;
-      await Promise.all(
-        urls
-          .filter((url) => !done.has(url))
-          .map(async (url) => {
-            const release = await deps.pageSlots.acquire(signal);
-            const tokens: TokenCount = { total: 0 };
-            let page: { title?: string; description?: string; markdown?: string; error?: string };
-            try {
-              const timeoutMs = deps.config.SCRAPE_TIMEOUT_MS;
-              const out = await deps.runPage({ url, sourceURL: url, options: PAGE_OPTIONS, deadline: Date.now() + timeoutMs, timeoutMs, signal });
-              const markdown = out.document.markdown ?? '';
-              if ((out.document.statusCode ?? 200) >= 400) page = { error: `The page answered HTTP ${out.document.statusCode}.` };
-              else {
-                const described = (await extractWithLlm(llm, { markdown, url, schema: pageDescriptionSchema as unknown as Record<string, unknown>, prompt: PAGE_DESCRIPTION_PROMPT, signal, tokens })) as { title: string; description: string };
-                page = { ...described, markdown };
-              }
-            } catch (err) {
-              if (!(err instanceof PageError) && !(err instanceof ExtractionError)) throw err;
-              page = { error: err.message };
-            } finally {
-              release();
-            }
-            await prisma.$transaction(async (tx) => {
-              await tx.llmsTxtPage.createMany({ data: [{ jobId, url, title: page.title ?? null, description: page.description ?? null, markdown: page.markdown ?? null, error: page.error ?? null }], skipDuplicates: true });
-              if (row.apiKeyId && page.markdown !== undefined) await meterKeyPages(tx, row.apiKeyId, 1);
-              if (row.apiKeyId) await meterTokens(tx, { apiKeyId: row.apiKeyId }, tokens.total);
-            });
-            Context.current().heartbeat({ pages: ++finished, of: urls.length });
-          }),
-      );
+      await eachNewPage(deps, urls, done, async (url, signal) => {
+        const tokens: TokenCount = { total: 0 };
+        let page: { title?: string; description?: string; markdown?: string; error?: string };
+        try {
+          const timeoutMs = deps.config.SCRAPE_TIMEOUT_MS;
+          const out = await deps.runPage({ url, sourceURL: url, options: PAGE_OPTIONS, deadline: Date.now() + timeoutMs, timeoutMs, signal });
+          const markdown = out.document.markdown ?? '';
+          if ((out.document.statusCode ?? 200) >= 400) page = { error: `The page answered HTTP ${out.document.statusCode}.` };
+          else {
+            const described = (await extractWithLlm(llm, { markdown, url, schema: pageDescriptionSchema as unknown as Record<string, unknown>, prompt: PAGE_DESCRIPTION_PROMPT, signal, tokens })) as { title: string; description: string };
+            page = { ...described, markdown };
+          }
+        } catch (err) {
+          if (!(err instanceof PageError) && !(err instanceof ExtractionError)) throw err;
+          page = { error: err.message };
+        }
+        await prisma.$transaction(async (tx) => {
+          await tx.llmsTxtPage.createMany({ data: [{ jobId, url, title: page.title ?? null, description: page.description ?? null, markdown: page.markdown ?? null, error: page.error ?? null }], skipDuplicates: true });
+          if (row.apiKeyId && page.markdown !== undefined) await meterKeyPages(tx, row.apiKeyId, 1);
+          if (row.apiKeyId) await meterTokens(tx, { apiKeyId: row.apiKeyId }, tokens.total);
+        });
+      });
     },
 
     async finishLlmsTxt({ jobId }: LlmsTxtInput, urls: string[]): Promise<void> {

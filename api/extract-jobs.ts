@@ -5,17 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type Workflows } from '../core/contracts.js';
-import { invalidBody, NotFoundError, NotSupportedError, ServiceUnavailableError, type ErrorDetail } from '../core/errors.js';
+import { invalidBody, NotFoundError, NotSupportedError, type ErrorDetail } from '../core/errors.js';
 import type { ExtractHooks, ExtractRequest } from '../core/schemas/extract.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { extractionSchemaProblem } from '../core/llm-schema.js';
-import { START_DEADLINE_MS } from '../core/temporal-options.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import type { Caller } from '../jobs/deps.js';
 import { ownedBy } from '../jobs/rows.js';
 import { searchProviderFrom } from '../search/index.js';
 import { webhookUrlProblems } from './webhook-urls.js';
 import type { ApiDeps } from './deps.js';
+import { startJobWorkflow } from './start-job-workflow.js';
 
 function requestProblems(deps: ApiDeps, req: ExtractRequest): { details: ErrorDetail[]; invalidURLs: string[] } {
   const details: ErrorDetail[] = [];
@@ -48,32 +48,23 @@ function hooksOf(req: ExtractRequest): ExtractHooks | undefined {
 }
 
 export async function startExtract(deps: ApiDeps, req: ExtractRequest, caller: Caller): Promise<{ success: true; id: string; invalidURLs?: string[] }> {
-  const { config, prisma, temporal } = deps;
+  const { config, prisma } = deps;
   if (!config.LLM_BASE_URL || !config.LLM_MODEL) throw new NotSupportedError('Extract jobs need an LLM, and this server has none configured: its operator sets LLM_BASE_URL and LLM_MODEL (any chat-completions endpoint).');
   const { details, invalidURLs } = requestProblems(deps, req);
   if (details.length) throw invalidBody(details);
   const options = { ...req, urls: (req.urls ?? []).filter((u) => !invalidURLs.includes(u)) };
   const id = randomUUID();
   await prisma.extractJob.create({ data: { id, apiKeyId: caller.apiKeyId ?? null, payer: caller.payer ?? null, options: options as object, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) } });
-  try {
-    await caller.charge?.();
-  } catch (err) {
-    await prisma.extractJob.delete({ where: { id } });
-    throw err;
-  }
-  try {
-    await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-      temporal.workflow.start<Workflows['extractJob']>('extractJob', {
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        workflowId: workflowIds.extract(id),
-        args: [{ extractId: id, ...(hooksOf(req) ? { hooks: hooksOf(req) } : {}) }],
-        staticSummary: `Extract from ${options.urls.length} URL${options.urls.length === 1 ? '' : 's'}${options.enableWebSearch ? ' and web results' : ''}`,
-      }),
-    );
-  } catch (err) {
-    await prisma.extractJob.update({ where: { id }, data: { status: 'failed', error: 'The extract job could not be started on the workers.' } });
-    throw new ServiceUnavailableError(`Could not start the extract job on the workers (Temporal): ${(err as Error).message}. Try again shortly.`);
-  }
+  const hooks = hooksOf(req);
+  await startJobWorkflow<Workflows['extractJob']>(deps, caller, {
+    noun: 'extract job',
+    workflowType: 'extractJob',
+    workflowId: workflowIds.extract(id),
+    args: [{ extractId: id, ...(hooks ? { hooks } : {}) }],
+    summary: `Extract from ${options.urls.length} URL${options.urls.length === 1 ? '' : 's'}${options.enableWebSearch ? ' and web results' : ''}`,
+    remove: () => prisma.extractJob.delete({ where: { id } }),
+    markFailed: (error) => prisma.extractJob.update({ where: { id }, data: { status: 'failed', error } }),
+  });
   return { success: true, id, ...(req.ignoreInvalidURLs ? { invalidURLs } : {}) };
 }
 

@@ -4,12 +4,12 @@
  * its tokens are written in one transaction, and a page with rows is skipped, so a retried activity
  * (a crashed worker) neither loses nor repeats a page. Heartbeats say how far it got.
  */
-import { Context } from '@temporalio/activity';
 import { chunksOf } from '../../core/extract.js';
 import { PageError } from '../../core/failures.js';
 import type { ExtractRequest } from '../../core/schemas/extract.js';
 import type { PageOptions } from '../../core/schemas/scrape.js';
 import { meterKeyPages, meterTokens } from '../../prisma/usage.js';
+import { eachNewPage } from '../page-jobs.js';
 import type { ActivityDeps } from '../deps.js';
 import { ExtractionError, extractWithLlm, type LlmSettings, type TokenCount } from '../llm/extract.js';
 
@@ -55,29 +55,15 @@ async function extractPage(deps: ActivityDeps, llm: LlmSettings, options: Extrac
 
 export async function extractPages(deps: ActivityDeps, llm: LlmSettings, extractId: string, options: ExtractRequest, apiKeyId: string | null, urls: string[]): Promise<void> {
   const { prisma } = deps;
-  const signal = Context.current().cancellationSignal;
   const done = new Set((await prisma.extractPage.findMany({ where: { extractId }, select: { url: true } })).map((r) => r.url));
-  let finished = done.size;
-  await Promise.all(
-    urls
-      .filter((url) => !done.has(url))
-      .map(async (url) => {
-        const release = await deps.pageSlots.acquire(signal);
-        let page: { rows: Row[]; read: boolean };
-        try {
-          page = await extractPage(deps, llm, options, url, signal);
-        } finally {
-          release();
-        }
-        const { rows, read } = page;
-        const tokens = rows.reduce((n, r) => n + r.tokens, 0);
-        await prisma.$transaction(async (tx) => {
-          await tx.extractPage.createMany({ data: rows.map((r) => ({ extractId, url: r.url, chunk: r.chunk, data: r.data === undefined ? undefined : (r.data as object), error: r.error ?? null, tokens: r.tokens })), skipDuplicates: true });
-          // A page that was read costs a credit, like a scraped page; its tokens count as token usage.
-          if (apiKeyId && read) await meterKeyPages(tx, apiKeyId, 1);
-          if (apiKeyId) await meterTokens(tx, { apiKeyId }, tokens);
-        });
-        Context.current().heartbeat({ pages: ++finished, of: urls.length });
-      }),
-  );
+  await eachNewPage(deps, urls, done, async (url, signal) => {
+    const { rows, read } = await extractPage(deps, llm, options, url, signal);
+    const tokens = rows.reduce((n, r) => n + r.tokens, 0);
+    await prisma.$transaction(async (tx) => {
+      await tx.extractPage.createMany({ data: rows.map((r) => ({ extractId, url: r.url, chunk: r.chunk, data: r.data === undefined ? undefined : (r.data as object), error: r.error ?? null, tokens: r.tokens })), skipDuplicates: true });
+      // A page that was read costs a credit, like a scraped page; its tokens count as token usage.
+      if (apiKeyId && read) await meterKeyPages(tx, apiKeyId, 1);
+      if (apiKeyId) await meterTokens(tx, { apiKeyId }, tokens);
+    });
+  });
 }

@@ -4,14 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type Workflows } from '../../core/contracts.js';
-import { NotFoundError, NotSupportedError, ServiceUnavailableError, UrlNotAllowedError } from '../../core/errors.js';
+import { NotFoundError, NotSupportedError, UrlNotAllowedError } from '../../core/errors.js';
 import { extractIdParams } from '../../core/schemas/extract.js';
 import { llmsTxtRequestSchema } from '../../core/schemas/llms-txt.js';
-import { START_DEADLINE_MS } from '../../core/temporal-options.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../../core/url-safety.js';
 import { ownedBy } from '../../jobs/rows.js';
 import { caller } from '../callers.js';
 import { defineRoute } from '../route.js';
+import { startJobWorkflow } from '../start-job-workflow.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' } as const;
 
@@ -34,7 +34,7 @@ export const startLlmsTxtRoute = defineRoute({
     503: { description: 'The workers (Temporal) cannot be reached; nothing was started.', schema: errorRef },
   },
   async handler(ctx, { body }) {
-    const { config, prisma, temporal } = ctx.state.deps;
+    const { config, prisma } = ctx.state.deps;
     if (!config.LLM_BASE_URL || !config.LLM_MODEL) throw new NotSupportedError('llms.txt generation needs an LLM, and this server has none configured: its operator sets LLM_BASE_URL and LLM_MODEL (any chat-completions endpoint).');
     let url: URL;
     try {
@@ -46,20 +46,15 @@ export const startLlmsTxtRoute = defineRoute({
     const who = caller(ctx);
     const id = randomUUID();
     await prisma.llmsTxtJob.create({ data: { id, apiKeyId: who.apiKeyId ?? null, payer: who.payer ?? null, url: url.href, maxUrls: body.maxUrls, showFullText: body.showFullText, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) } });
-    try {
-      await who.charge?.();
-    } catch (err) {
-      await prisma.llmsTxtJob.delete({ where: { id } });
-      throw err;
-    }
-    try {
-      await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        temporal.workflow.start<Workflows['llmsTxtJob']>('llmsTxtJob', { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: workflowIds.llmsTxt(id), args: [{ jobId: id }], staticSummary: `llms.txt of ${url.hostname} (${body.maxUrls} pages at most)` }),
-      );
-    } catch (err) {
-      await prisma.llmsTxtJob.update({ where: { id }, data: { status: 'failed', error: 'The llms.txt job could not be started on the workers.' } });
-      throw new ServiceUnavailableError(`Could not start the llms.txt job on the workers (Temporal): ${(err as Error).message}. Try again shortly.`);
-    }
+    await startJobWorkflow<Workflows['llmsTxtJob']>(ctx.state.deps, who, {
+      noun: 'llms.txt job',
+      workflowType: 'llmsTxtJob',
+      workflowId: workflowIds.llmsTxt(id),
+      args: [{ jobId: id }],
+      summary: `llms.txt of ${url.hostname} (${body.maxUrls} pages at most)`,
+      remove: () => prisma.llmsTxtJob.delete({ where: { id } }),
+      markFailed: (error) => prisma.llmsTxtJob.update({ where: { id }, data: { status: 'failed', error } }),
+    });
     ctx.body = { success: true, id };
   },
 });
