@@ -7,20 +7,27 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 
+/** Well within the workflows' heartbeat timeout (30 s): a worker that died is noticed that soon. */
+const HEARTBEAT_MS = 5_000;
+
 export async function eachNewPage(deps: ActivityDeps, urls: string[], done: Set<string>, work: (url: string, signal: AbortSignal) => Promise<void>): Promise<void> {
-  const signal = Context.current().cancellationSignal;
+  const context = Context.current();
+  const signal = context.cancellationSignal;
   let finished = urls.filter((url) => done.has(url)).length;
-  await Promise.all(
-    urls
-      .filter((url) => !done.has(url))
-      .map(async (url) => {
-        const release = await deps.pageSlots.acquire(signal);
-        try {
-          await work(url, signal);
-        } finally {
-          release();
-        }
-        Context.current().heartbeat({ pages: ++finished, of: urls.length });
-      }),
-  );
+  const onePage = async (url: string) => {
+    const release = await deps.pageSlots.acquire(signal);
+    try {
+      await work(url, signal);
+    } finally {
+      release();
+    }
+    context.heartbeat({ pages: ++finished, of: urls.length });
+  };
+  // A page (fetch and LLM) can take longer than the heartbeat timeout: the activity says it is alive meanwhile.
+  const alive = setInterval(() => context.heartbeat({ pages: finished, of: urls.length }), HEARTBEAT_MS);
+  try {
+    await Promise.all(urls.filter((url) => !done.has(url)).map(onePage));
+  } finally {
+    clearInterval(alive);
+  }
 }

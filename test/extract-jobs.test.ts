@@ -10,6 +10,9 @@ import { html, startFixtureServer, type FixtureServer } from './fixtures/server.
 import { pollUntil } from './helpers/poll.js';
 import { startReceiver, waitFor } from './fixtures/receiver.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
+import { uniqueTaskQueue } from './helpers/worker.js';
+import { spawnWorker, type WorkerProcess } from './helpers/worker-process.js';
+import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
 
 const schema = {
   type: 'object',
@@ -159,5 +162,48 @@ describe('extract jobs', () => {
     const ignored = await stack.post('/v1/extract', { prompt: 'x', urls: ['http://metadata.google.internal/x', `${site.url}/team/a`], ignoreInvalidURLs: true });
     expect(ignored.body).toEqual({ success: true, id: expect.any(String), invalidURLs: ['http://metadata.google.internal/x'] });
     expect((await plainStack.get(`/v1/extract/${ignored.body.id as string}`)).status).toBe(404);
+  });
+});
+
+describe('extract job durability', () => {
+  it('a worker killed with SIGKILL mid-job: another finishes it, no page lost, none extracted twice once stored', async () => {
+    const slow = await startCrawlSite(treeSite(9, 1500));
+    const calls = new Map<string, number>();
+    const counting = await startFakeLlm((request) => {
+      const path = /Page URL: \S+(\/p\/\d+)/.exec(request.messages[1]!.content)?.[1] ?? '?';
+      calls.set(path, (calls.get(path) ?? 0) + 1);
+      return JSON.stringify({ company: null, people: [path] });
+    });
+    const env = { LLM_BASE_URL: counting.baseUrl, LLM_API_KEY: 'sk-test-llm-key', LLM_MODEL: 'test-model' };
+    const api = await startTestStack({ ...env, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('extract-durable') });
+    await api.worker.stop(); // the workers are child processes here
+    const spawn = () => spawnWorker({ ...env, ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: api.worker.taskQueue, WORKER_CONCURRENCY: '2' });
+    const first = spawn();
+    let second: WorkerProcess | undefined;
+    try {
+      await first.ready;
+      const urls = Array.from({ length: 8 }, (_, i) => `${slow.url}/p/${i + 1}`);
+      const started = await api.post('/v1/extract', { urls, schema });
+      const id = started.body.id as string;
+      const { prisma } = api.api.deps;
+      await pollUntil(() => prisma.extractPage.count({ where: { extractId: id } }), (n) => n >= 2, 'two pages stored', 60_000);
+      await first.kill('SIGKILL');
+      const storedBefore = (await prisma.extractPage.findMany({ where: { extractId: id }, select: { url: true } })).map((r) => new URL(r.url).pathname);
+      expect(storedBefore.length).toBeLessThan(8);
+      second = spawn();
+      await second.ready;
+      const status = await pollUntil(async () => (await api.get(`/v1/extract/${id}`)).body as unknown as Status, (s) => s.status !== 'processing', `extract ${id} ended`, 120_000);
+      const errors = (await prisma.extractPage.findMany({ where: { extractId: id, NOT: { error: null } } })).map((r) => `${r.url}: ${r.error}`);
+      expect(errors).toEqual([]);
+      expect(status).toMatchObject({ status: 'completed', creditsUsed: 8 });
+      expect(((status.data as { people: string[] }).people).sort()).toEqual(urls.map((u) => new URL(u).pathname).sort());
+      expect(await prisma.extractPage.count({ where: { extractId: id } })).toBe(8);
+      // A page stored before the kill was not extracted again.
+      for (const path of storedBefore) expect(calls.get(path), path).toBe(1);
+    } finally {
+      await Promise.all([first.kill(), second?.kill()]);
+      await api.api.close();
+      await Promise.all([slow.close(), counting.close()]);
+    }
   });
 });

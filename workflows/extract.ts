@@ -13,7 +13,7 @@ import type { ExtractInput } from '../core/schemas/extract.js';
 import { deliverWebhooks } from './webhooks.js';
 
 const short = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', retry: { maximumAttempts: 3 } });
-const pages = proxyActivities<Activities>({ startToCloseTimeout: '1 hour', heartbeatTimeout: '2 minutes', retry: { maximumAttempts: 5, initialInterval: '2s' } });
+const pages = proxyActivities<Activities>({ startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds', retry: { maximumAttempts: 5, initialInterval: '2s' } });
 
 async function notify(input: ExtractInput, what: 'started' | 'completed' | 'failed', fields: Record<string, unknown>): Promise<void> {
   const hooks = input.hooks;

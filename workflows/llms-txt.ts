@@ -4,7 +4,7 @@ import type { Activities } from '../activities/index.js';
 import type { LlmsTxtInput } from '../core/schemas/llms-txt.js';
 
 const short = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', retry: { maximumAttempts: 3 } });
-const pages = proxyActivities<Activities>({ startToCloseTimeout: '1 hour', heartbeatTimeout: '2 minutes', retry: { maximumAttempts: 5, initialInterval: '2s' } });
+const pages = proxyActivities<Activities>({ startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds', retry: { maximumAttempts: 5, initialInterval: '2s' } });
 
 export async function llmsTxtJob(input: LlmsTxtInput): Promise<void> {
   try {
