@@ -28,7 +28,14 @@ export async function planCrawlOptions(deps: ApiDeps, url: string, prompt: strin
     throw err;
   }
   const onTimeout = () => new ApiError(408, 'timeout', `The LLM did not propose crawl options within ${PLAN_TIMEOUT_MS / 1000} s; try again, or give the options yourself.`);
-  const proposal = await runWorkflowWithin<Workflows['planCrawl']>(deps, 'planCrawl', workflowIds.crawlPlan(randomUUID()), [{ url, prompt, ...(apiKeyId ? { apiKeyId } : {}) }], PLAN_TIMEOUT_MS, onTimeout, 'crawl planning');
+  let proposal: Record<string, unknown>;
+  try {
+    proposal = await runWorkflowWithin<Workflows['planCrawl']>(deps, 'planCrawl', workflowIds.crawlPlan(randomUUID()), [{ url, prompt, ...(apiKeyId ? { apiKeyId } : {}) }], PLAN_TIMEOUT_MS, onTimeout, 'crawl planning');
+  } catch (err) {
+    // The LLM failed or answered nonsense (the activity's failure): planning failed, not a scrape.
+    if (err instanceof ApiError && err.code === 'scrape_failed') throw new ApiError(502, 'planning_failed', err.message.replace(/^The crawl planning failed: /, ''));
+    throw err;
+  }
   const options = Object.fromEntries(Object.entries(proposal).filter(([, v]) => v !== null && v !== undefined));
   try {
     const v2 = validateInput('body', v2CrawlRequestSchema, { url, ...options }) as V2CrawlRequest;

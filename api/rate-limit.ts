@@ -19,10 +19,10 @@ export type RateLimitName = 'scrape' | 'crawl' | 'batchScrape' | 'crawlStatus' |
 
 /** How each limit is named to callers (in the 429 message). */
 export const rateLimitLabels: Record<RateLimitName, string> = {
-  scrape: 'POST /v1/scrape and /v2/scrape',
-  crawl: 'POST /v1/crawl and /v2/crawl',
+  scrape: 'POST /v1|v2/scrape and POST /v1|v2/search (a search that scrapes counts 1 + limit)',
+  crawl: 'POST /v1|v2/crawl, POST /v1|v2/extract, POST /v1/llmstxt and POST /v2/crawl/params-preview',
   batchScrape: 'POST /v1/batch/scrape and /v2/batch/scrape',
-  crawlStatus: 'GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors, GET /v2/crawl/active, GET /v1|v2/team/… and GET /v2/concurrency-check',
+  crawlStatus: 'GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors, GET /v2/crawl/active, GET /v1|v2/extract/{id}, GET /v1/llmstxt/{id}, GET /v1|v2/team/… and GET /v2/concurrency-check',
   cancel: 'DELETE /v1|v2/crawl/{id} (and /v1/…/cancel), DELETE /v1|v2/batch/scrape/{id}',
   map: 'POST /v1/map and /v2/map',
   monitor: '/v2/monitor',

@@ -88,12 +88,12 @@ export const settings = {
   },
   // Rate limits per API key or paying address (x402), shared by all API replicas through Redis.
   // GCRA: a burst of up to N requests, then one every 60/N s; 0 switches the limit off. See api/rate-limit.ts.
-  RATE_LIMIT_SCRAPE_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/scrape requests per minute per caller (burst up to this many); 0 = unlimited.' },
-  RATE_LIMIT_CRAWL_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/crawl (crawls started) per minute per caller (burst up to this many); 0 = unlimited.' },
+  RATE_LIMIT_SCRAPE_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/scrape requests per minute per caller (burst up to this many), searches included (one that scrapes its results counts 1 + limit); 0 = unlimited.' },
+  RATE_LIMIT_CRAWL_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/crawl (crawls started) per minute per caller (burst up to this many), with extract jobs, llms.txt jobs and crawl plans (params-preview) counted together; 0 = unlimited.' },
   RATE_LIMIT_CRAWL_STATUS_PER_MIN: {
     schema: rateLimit,
     default: 600,
-    doc: 'GET /v1/crawl/{id} and GET /v1/batch/scrape/{id} (and their /errors), the usage and queue reads (GET /v1/team/…) and their v2 twins, together, requests per minute per caller: polling once a second on ten jobs at once fits; 0 = unlimited.',
+    doc: 'GET /v1/crawl/{id} and GET /v1/batch/scrape/{id} (and their /errors), extract and llms.txt statuses, the usage and queue reads (GET /v1/team/…) and their v2 twins, together, requests per minute per caller: polling once a second on ten jobs at once fits; 0 = unlimited.',
   },
   RATE_LIMIT_CANCEL_PER_MIN: { schema: rateLimit, default: 60, doc: 'DELETE /v1/crawl/{id}, DELETE /v1/crawl/{id}/cancel and DELETE /v1/batch/scrape/{id} together, per minute per caller; 0 = unlimited.' },
   RATE_LIMIT_BATCH_SCRAPE_PER_MIN: { schema: rateLimit, default: 15, doc: 'POST /v1/batch/scrape (batches started) per minute per caller (burst up to this many); 0 = unlimited.' },

@@ -47,7 +47,7 @@ async function readyUntil(api: TestApi, status: number, timeoutMs = 15_000): Pro
   }
 }
 
-const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors, GET /v2/crawl/active, GET /v1|v2/team/… and GET /v2/concurrency-check: 3 requests per minute per account. Retry in 20 seconds.';
+const statusMessage = 'Rate limit exceeded for GET /v1|v2/crawl/{id}, GET /v1|v2/batch/scrape/{id}, their errors, GET /v2/crawl/active, GET /v1|v2/extract/{id}, GET /v1/llmstxt/{id}, GET /v1|v2/team/… and GET /v2/concurrency-check: 3 requests per minute per account. Retry in 20 seconds.';
 
 describe('rate limits on one Redis', () => {
   let api: TestApi;
@@ -148,6 +148,8 @@ describe('rate limits on one Redis', () => {
       'GET /v1/batch/scrape/{id}/errors',
       'GET /v1/crawl/{id}',
       'GET /v1/crawl/{id}/errors',
+      'GET /v1/extract/{id}',
+      'GET /v1/llmstxt/{id}',
       'GET /v1/team/credit-usage',
       'GET /v1/team/credit-usage/historical',
       'GET /v1/team/queue-status',
@@ -159,6 +161,7 @@ describe('rate limits on one Redis', () => {
       'GET /v2/crawl/active',
       'GET /v2/crawl/{id}',
       'GET /v2/crawl/{id}/errors',
+      'GET /v2/extract/{id}',
       'GET /v2/monitor',
       'GET /v2/monitor/{id}',
       'GET /v2/monitor/{id}/checks',
@@ -171,11 +174,15 @@ describe('rate limits on one Redis', () => {
       'PATCH /v2/monitor/{id}',
       'POST /v1/batch/scrape',
       'POST /v1/crawl',
+      'POST /v1/extract',
+      'POST /v1/llmstxt',
       'POST /v1/map',
       'POST /v1/scrape',
       'POST /v1/search',
       'POST /v2/batch/scrape',
       'POST /v2/crawl',
+      'POST /v2/crawl/params-preview',
+      'POST /v2/extract',
       'POST /v2/map',
       'POST /v2/monitor',
       'POST /v2/monitor/{id}/run',

@@ -120,7 +120,7 @@ describe('POST /v2/map', () => {
 });
 
 describe('/v2/crawl and /v2/batch/scrape', () => {
-  it('takes the body the Python SDK sends (every boolean) and refuses a prompt and a format it does not offer by name', async () => {
+  it('takes the body the Python SDK sends (every boolean) and refuses a format it does not offer by name; a prompt goes to the LLM', async () => {
     const python = { url: `${site.url}/`, ignoreQueryParameters: false, deduplicateSimilarURLs: true, crawlEntireDomain: false, allowExternalLinks: false, allowSubdomains: false, ignoreRobotsTxt: false, regexOnFullURL: false, zeroDataRetention: false, origin: 'python-sdk@4.53.2', sitemap: 'skip', limit: 3 };
     const started = await stack.post('/v2/crawl', python);
     expect(started.status).toBe(200);
@@ -129,9 +129,12 @@ describe('/v2/crawl and /v2/batch/scrape', () => {
     expect(ended.body).toMatchObject({ status: 'completed', completed: 3, creditsUsed: 3 });
     const refused = await stack.post('/v2/crawl', { url: `${site.url}/`, prompt: 'only blog posts', scrapeOptions: { formats: ['product'] } });
     expect(refused.body.details).toEqual([
-      { field: 'prompt', message: 'crawl options from a prompt are not offered by this server; give includePaths, excludePaths, limit and the other options instead' },
       { field: 'scrapeOptions.formats[0]', message: 'the "product" format is not offered by this server (offered: markdown, html, rawHtml, links, images, screenshot, summary, changeTracking, json, attributes)' },
     ]);
+    // This stack's LLM answers something else than crawl options: the proposal fails its schema, nothing starts (test/crawl-plan.test.ts has the rest).
+    const prompted = await stack.post('/v2/crawl', { url: `${site.url}/`, prompt: 'only blog posts' });
+    expect([prompted.status, prompted.body.code]).toEqual([502, 'planning_failed']);
+    expect(prompted.body.error).toMatch(/^The LLM could not propose crawl options: /);
     const batch = await stack.post('/v2/batch/scrape', { urls: [`${site.url}/a`], appendToId: randomUUID() });
     expect(batch.body.details).toEqual([{ field: 'appendToId', message: 'adding URLs to an existing batch is not offered by this server; start another batch scrape' }]);
   });
@@ -192,7 +195,7 @@ describe('rate limits', () => {
       expect((await post('/v2/scrape')).status).toBe(400);
       const refused = await post('/v2/scrape');
       expect(refused.status).toBe(429);
-      expect(((await refused.json()) as { error: string }).error).toMatch(/^Rate limit exceeded for POST \/v1\/scrape and \/v2\/scrape: 2 requests per minute per account\./);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/^Rate limit exceeded for POST \/v1\|v2\/scrape and POST \/v1\|v2\/search \(a search that scrapes counts 1 \+ limit\): 2 requests per minute per account\./);
     } finally {
       await api.close();
     }

@@ -459,6 +459,13 @@ describe('x402: the reference', () => {
       'POST /v2/scrape',
       'POST /v1/search',
       'POST /v2/search',
+      'POST /v1/extract',
+      'GET /v1/extract/{id}',
+      'POST /v2/extract',
+      'GET /v2/extract/{id}',
+      'POST /v2/crawl/params-preview',
+      'POST /v1/llmstxt',
+      'GET /v1/llmstxt/{id}',
     ].sort());
     for (const [, op] of paid) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '402', '502', '503']));
     const ajv = new Ajv2020({ strict: false });

@@ -126,13 +126,23 @@ export const startCrawlV2Route = defineRoute({
   rateLimit: 'crawl',
   paidAs: 'crawl',
   body: v2CrawlRequestSchema,
-  responses: { 200: started('crawl'), 503: unavailable },
+  responses: {
+    200: started('crawl'),
+    408: { description: 'With `prompt`: the LLM did not propose options within 60 s; nothing was started.', schema: errorRef },
+    501: { description: 'With `prompt`: no LLM is configured (LLM_BASE_URL, LLM_MODEL).', schema: errorRef },
+    502: { description: 'With `prompt`: the LLM failed, or proposed options the crawl schema refuses (`planning_failed`); nothing was started.', schema: errorRef },
+    503: unavailable,
+  },
   async handler(ctx, { body }) {
     const { prompt, ...given } = body;
-    // A prompt: the LLM proposes options, checked by the crawl schema; what the request gives wins.
-    const planned = prompt ? await planCrawlOptions(ctx.state.deps, body.url, prompt, ctx.state.auth?.apiKeyId) : {};
-    const request = prompt ? (validateInput('body', v2CrawlRequestSchema, { ...planned, ...explicitFields(ctx.request.body) }) as typeof given) : given;
-    const options = asV1<CrawlOptions>(crawlRequestSchema, crawlFromV2(request));
+    // The request's own problems are a 400 before anything asks the LLM.
+    let options = asV1<CrawlOptions>(crawlRequestSchema, crawlFromV2(given));
+    if (prompt) {
+      // The LLM proposes options, checked by the crawl schema; what the request gives wins.
+      const planned = await planCrawlOptions(ctx.state.deps, body.url, prompt, ctx.state.auth?.apiKeyId);
+      const request = validateInput('body', v2CrawlRequestSchema, { ...planned, ...explicitFields(ctx.request.body) }) as typeof given;
+      options = asV1<CrawlOptions>(crawlRequestSchema, crawlFromV2(request));
+    }
     const { id } = await startCrawl(ctx.state.deps, options, caller(ctx));
     ctx.body = { success: true, id, url: jobUrl(ctx.state.deps, 'crawl', id, linkStyle(ctx), '', 'v2') };
   },
