@@ -30,7 +30,23 @@ describe('GET /ready', () => {
   it('is 200 while PostgreSQL and Redis answer', async () => {
     const res = await readyUntil(200);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up' } });
+    expect(await res.json()).toEqual({ success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up', temporal: 'up' } });
+  });
+
+  it('says Temporal is down, for information, and stays ready: scrapes and reads do not need it', async () => {
+    const lonely = await startTestApi({ env: { REDIS_URL: redis.url, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` } });
+    try {
+      // Its Redis connection opens first (503 until then), as for any new API.
+      let res = await fetch(`${lonely.url}/ready`);
+      for (let tries = 0; res.status !== 200 && tries < 50; tries++) {
+        await new Promise((r) => setTimeout(r, 200));
+        res = await fetch(`${lonely.url}/ready`);
+      }
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up', temporal: 'down' } });
+    } finally {
+      await lonely.close();
+    }
   });
 
   it('is 503 naming the key-value store while Redis is stopped, and 200 again after it returns', async () => {

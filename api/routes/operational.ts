@@ -3,6 +3,8 @@ import { ServiceUnavailableError } from '../../core/errors.js';
 import { defineRoute, type AppContext } from '../route.js';
 
 const CHECK_TIMEOUT_MS = 2000;
+/** Temporal is informational here: its probe must not make /ready slow for an orchestrator's probe while it is down. */
+const TEMPORAL_CHECK_MS = 500;
 
 const healthBody = {
   type: 'object',
@@ -17,8 +19,12 @@ const readyBody = {
     status: { const: 'ready' },
     checks: {
       type: 'object',
-      properties: { database: { enum: ['up', 'down'] }, keyValueStore: { enum: ['up', 'down'] } },
-      required: ['database', 'keyValueStore'],
+      properties: {
+        database: { enum: ['up', 'down'] },
+        keyValueStore: { enum: ['up', 'down'] },
+        temporal: { enum: ['up', 'down'], description: 'Informational: whether the Temporal server answers. Readiness does not depend on it (scrapes and status reads work without it; starting a job answers 503 until it is back).' },
+      },
+      required: ['database', 'keyValueStore', 'temporal'],
     },
   },
   required: ['success', 'status', 'checks'],
@@ -58,7 +64,7 @@ export const ready = defineRoute({
   path: '/ready',
   operationId: 'ready',
   summary: 'Readiness: the database and the key-value store answer',
-  description: 'Returns 503 naming each dependency that is down (`details[].field` is `database` or `keyValueStore`).',
+  description: 'Returns 503 naming each dependency that is down (`details[].field` is `database` or `keyValueStore`). `checks.temporal` says whether Temporal answers, for information only.',
   tag: 'Operational',
   auth: 'none',
   responses: {
@@ -66,10 +72,11 @@ export const ready = defineRoute({
     503: { description: 'PostgreSQL or Redis is down; `details` names which.', schema: { $ref: '#/components/schemas/Error' } },
   },
   async handler(ctx: AppContext) {
-    const { prisma, redis } = ctx.state.deps;
-    const [db, kv] = await Promise.all([
+    const { prisma, redis, temporal } = ctx.state.deps;
+    const [db, kv, workflows] = await Promise.all([
       probe(() => prisma.$queryRaw`SELECT 1`, 'PostgreSQL'),
       probe(() => redis.ping(), 'Redis'),
+      probe(() => temporal.connection.withDeadline(Date.now() + TEMPORAL_CHECK_MS, () => temporal.connection.workflowService.getSystemInfo({})), 'Temporal'),
     ]);
     if (db || kv) {
       const details = [
@@ -79,6 +86,6 @@ export const ready = defineRoute({
       const names = [db && 'database (PostgreSQL)', kv && 'key-value store (Redis)'].filter(Boolean).join(' and ');
       throw new ServiceUnavailableError(`Not ready: ${names} down.`, details);
     }
-    ctx.body = { success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up' } };
+    ctx.body = { success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up', temporal: workflows ? 'down' : 'up' } };
   },
 });
