@@ -6,10 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type Workflows } from '../core/contracts.js';
-import { ApiError, invalidBody, NotSupportedError, UrlNotAllowedError, ValidationError } from '../core/errors.js';
+import { ApiError, invalidBody, NotSupportedError, ValidationError } from '../core/errors.js';
 import { crawlRequestSchema, type CrawlOptions } from '../core/schemas/crawl.js';
 import { v2CrawlRequestSchema } from '../core/schemas/v2.js';
-import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import { safetyOptionsFrom } from '../core/url-safety.js';
+import { allowedTargetUrl } from './target-url.js';
 import { crawlFromV2, type V2CrawlRequest } from '../core/v2/requests.js';
 import type { ApiDeps } from './deps.js';
 import { validateInput } from './middleware/validate.js';
@@ -21,12 +22,7 @@ const PLAN_TIMEOUT_MS = 60_000;
 /** The LLM's proposal for crawling `url` as `prompt` says, checked; v2 field names, empty ones left out. */
 export async function planCrawlOptions(deps: ApiDeps, url: string, prompt: string, apiKeyId: string | undefined): Promise<Record<string, unknown>> {
   if (!deps.config.LLM_BASE_URL || !deps.config.LLM_MODEL) throw new NotSupportedError('Crawl options from a prompt need an LLM, and this server has none configured: its operator sets LLM_BASE_URL and LLM_MODEL. Or give includePaths, excludePaths, limit and the other options yourself.');
-  try {
-    checkUrlSyntax(url, safetyOptionsFrom(deps.config));
-  } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
-    throw err;
-  }
+  allowedTargetUrl(url, safetyOptionsFrom(deps.config));
   const onTimeout = () => new ApiError(408, 'timeout', `The LLM did not propose crawl options within ${PLAN_TIMEOUT_MS / 1000} s; try again, or give the options yourself.`);
   let proposal: Record<string, unknown>;
   try {

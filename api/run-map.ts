@@ -1,9 +1,10 @@
 /** The map operation: run the `map` workflow within its `timeout` (60 s by default), then read the stored URL list. */
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type Workflows } from '../core/contracts.js';
-import { ApiError, invalidBody, ScrapeFailedError, UrlNotAllowedError } from '../core/errors.js';
+import { ApiError, invalidBody, ScrapeFailedError } from '../core/errors.js';
 import { MAP_TIMEOUT_DEFAULT_MS, type MapOptions } from '../core/schemas/map.js';
-import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import { safetyOptionsFrom } from '../core/url-safety.js';
+import { allowedTargetUrl } from './target-url.js';
 import type { ApiDeps } from './deps.js';
 import { patternProblems } from './patterns.js';
 import { runWorkflowWithin } from './run-workflow.js';
@@ -12,12 +13,7 @@ import { runWorkflowWithin } from './run-workflow.js';
 export async function runMap(deps: ApiDeps, options: MapOptions, budgetMs = Infinity, apiKeyId?: string): Promise<{ success: true; links: string[]; scrape_id: string }> {
   const details = patternProblems(options, false);
   if (details.length) throw invalidBody(details);
-  try {
-    checkUrlSyntax(options.url, safetyOptionsFrom(deps.config));
-  } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
-    throw err;
-  }
+  allowedTargetUrl(options.url, safetyOptionsFrom(deps.config));
   const mapId = randomUUID();
   const timeoutMs = Math.floor(Math.min(options.timeout ?? MAP_TIMEOUT_DEFAULT_MS, budgetMs));
   const onTimeout = () => new ApiError(408, 'timeout', `The map did not finish within ${Math.round(timeoutMs / 1000)} s. Narrow it with includePaths or a lower limit, or try again.`);

@@ -7,9 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type FailedScrapeRecord, type ScrapeInput, type Workflows } from '../core/contracts.js';
 import type { PublicDocument } from '../core/document.js';
-import { ApiError, invalidBody, NoCachedDataError, ServiceUnavailableError, UrlNotAllowedError } from '../core/errors.js';
+import { ApiError, invalidBody, NoCachedDataError, ServiceUnavailableError } from '../core/errors.js';
 import { pageOptionProblems, type PageOptions } from '../core/schemas/scrape.js';
-import { checkUrlSyntax, normalizeTargetUrl, safetyOptionsFrom, UnsafeUrlError, type SafetyOptions } from '../core/url-safety.js';
+import { normalizeTargetUrl, safetyOptionsFrom, type SafetyOptions } from '../core/url-safety.js';
+import { allowedTargetUrl } from './target-url.js';
 import { historyOwner } from '../core/change-tracking.js';
 import { toPublicDocument } from '../core/document.js';
 import { cacheKey, uncacheable } from '../core/page-cache.js';
@@ -36,12 +37,7 @@ export function checkScrapeRequest(req: ScrapeRequest, timeoutMs: number, safety
   const proxy = proxyOptionProblem(req.proxy, proxies);
   const problems = [...pageOptionProblems(req, timeoutMs), ...(proxy ? [proxy] : []), ...webhookUrlProblems({ webhookUrls: req.webhookUrls }, safety)];
   if (problems.length) throw invalidBody(problems);
-  try {
-    checkUrlSyntax(req.url, safety);
-  } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
-    throw err;
-  }
+  allowedTargetUrl(req.url, safety);
 }
 
 /**

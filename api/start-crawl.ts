@@ -1,11 +1,12 @@
 /** Starting a crawl: options checked, the seed checked, then the row and the workflow (jobs/start.ts). */
 import { randomUUID } from 'node:crypto';
 import { webhooksOf } from '../core/job-contracts.js';
-import { invalidBody, UrlNotAllowedError } from '../core/errors.js';
+import { invalidBody } from '../core/errors.js';
 import type { CrawlOptions } from '../core/schemas/crawl.js';
 import { pageOptionProblems } from '../core/schemas/scrape.js';
 import { proxyOptionProblem, type ProxySettings } from '../core/proxy-pools.js';
-import { checkUrlSyntax, type SafetyOptions, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
+import { type SafetyOptions, safetyOptionsFrom } from '../core/url-safety.js';
+import { allowedTargetUrl } from './target-url.js';
 import type { ApiDeps } from './deps.js';
 import type { Caller } from '../jobs/deps.js';
 import { startJob } from '../jobs/start.js';
@@ -20,13 +21,7 @@ function checkOptions(options: CrawlOptions, safety: SafetyOptions, proxies: Pro
 
 export async function startCrawl(deps: ApiDeps, options: CrawlOptions, caller: Caller): Promise<{ success: true; id: string; url: string }> {
   checkOptions(options, safetyOptionsFrom(deps.config), deps.config);
-  let seed: URL;
-  try {
-    seed = checkUrlSyntax(options.url, safetyOptionsFrom(deps.config));
-  } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
-    throw err;
-  }
+  const seed = allowedTargetUrl(options.url, safetyOptionsFrom(deps.config));
   const id = randomUUID();
   const hooks = webhooksOf(id, 'crawl', options);
   const started = await startJob(deps, { id, kind: 'crawl', seed, options, hooks, summary: `Crawl of ${seed.href} (limit ${options.limit})`, limit: options.limit }, caller);

@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { workflowIds, type Workflows } from '../../core/contracts.js';
-import { NotFoundError, NotSupportedError, UrlNotAllowedError } from '../../core/errors.js';
+import { NotFoundError, NotSupportedError } from '../../core/errors.js';
 import { extractIdParams } from '../../core/schemas/extract.js';
 import { llmsTxtRequestSchema } from '../../core/schemas/llms-txt.js';
-import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../../core/url-safety.js';
+import { safetyOptionsFrom } from '../../core/url-safety.js';
+import { allowedTargetUrl } from '../target-url.js';
 import { ownedBy } from '../../jobs/rows.js';
 import { caller } from '../callers.js';
 import { defineRoute } from '../route.js';
@@ -36,13 +37,7 @@ export const startLlmsTxtRoute = defineRoute({
   async handler(ctx, { body }) {
     const { config, prisma } = ctx.state.deps;
     if (!config.LLM_BASE_URL || !config.LLM_MODEL) throw new NotSupportedError('llms.txt generation needs an LLM, and this server has none configured: its operator sets LLM_BASE_URL and LLM_MODEL (any chat-completions endpoint).');
-    let url: URL;
-    try {
-      url = checkUrlSyntax(body.url, safetyOptionsFrom(config));
-    } catch (err) {
-      if (err instanceof UnsafeUrlError) throw new UrlNotAllowedError(err.message);
-      throw err;
-    }
+    const url = allowedTargetUrl(body.url, safetyOptionsFrom(config));
     const who = caller(ctx);
     const id = randomUUID();
     await prisma.llmsTxtJob.create({ data: { id, apiKeyId: who.apiKeyId ?? null, payer: who.payer ?? null, url: url.href, maxUrls: body.maxUrls, showFullText: body.showFullText, expiresAt: new Date(Date.now() + config.CRAWL_TTL_SECONDS * 1000) } });
