@@ -27,6 +27,8 @@ COPY jobs ./jobs
 COPY browser ./browser
 COPY browser-service ./browser-service
 COPY prisma ./prisma
+COPY search ./search
+COPY telemetry ./telemetry
 COPY scripts ./scripts
 # The workflow bundle is built here, from the image's code: workers load it (WORKFLOW_BUNDLE_PATH)
 # instead of bundling at start.

@@ -9,6 +9,7 @@ import type { AttributeValues } from '../core/html/types.js';
 import type { Prisma, PrismaClient } from '../prisma/client.js';
 import { writeSnapshot, type SnapshotWrite } from './pipeline/change-tracking.js';
 import { meteringCtes } from '../prisma/usage.js';
+import { creditsMetered, since, storeDuration } from '../telemetry/metrics.js';
 
 export interface StoredPage {
   url: string;
@@ -49,15 +50,20 @@ export interface ScrapeStore {
  */
 export async function storeScrapeDocument(prisma: PrismaClient, id: string | undefined, page: StoredPage, where: ScrapeStore): Promise<string> {
   const documentId = id ?? randomUUID();
+  const started = performance.now();
   const store = (db: Prisma.TransactionClient | PrismaClient) => insertAndMeter(db, documentId, page, where);
-  if (!page.snapshot) {
-    await store(prisma);
-    return documentId;
+  let stored: number;
+  if (!page.snapshot) stored = await store(prisma);
+  else {
+    stored = await prisma.$transaction(async (tx) => {
+      // Only the first store writes the snapshot: a retried one must not compare against itself.
+      const n = await store(tx);
+      if (n > 0) await writeSnapshot(tx, page.snapshot!);
+      return n;
+    });
   }
-  await prisma.$transaction(async (tx) => {
-    // Only the first store writes the snapshot: a retried one must not compare against itself.
-    if ((await store(tx)) > 0) await writeSnapshot(tx, page.snapshot!);
-  });
+  storeDuration.observe({ kind: 'scrape' }, since(started));
+  if (stored > 0 && where.apiKeyId) creditsMetered.inc({ source: 'scrape' });
   return documentId;
 }
 

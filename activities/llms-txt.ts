@@ -8,6 +8,7 @@ import { PageError } from '../core/failures.js';
 import { PAGE_DESCRIPTION_PROMPT, pageDescriptionSchema, type LlmsTxtInput } from '../core/schemas/llms-txt.js';
 import type { PageOptions } from '../core/schemas/scrape.js';
 import { meterKeyPages, meterTokens } from '../prisma/usage.js';
+import { creditsMetered } from '../telemetry/metrics.js';
 import { eachNewPage } from './page-jobs.js';
 import type { ActivityDeps } from './deps.js';
 import { ExtractionError, extractWithLlm, type TokenCount } from './llm/extract.js';
@@ -53,6 +54,7 @@ export function llmsTxtActivities(deps: ActivityDeps) {
           if (row.apiKeyId && page.markdown !== undefined) await meterKeyPages(tx, row.apiKeyId, 1);
           if (row.apiKeyId) await meterTokens(tx, { apiKeyId: row.apiKeyId }, tokens.total);
         });
+        if (row.apiKeyId && page.markdown !== undefined) creditsMetered.inc({ source: 'llmstxt' });
       });
     },
 

@@ -15,6 +15,7 @@ import { accountWebhookSecret, SIGNATURE_HEADER, signWebhook } from '../core/web
 import { egressPolicyFrom } from '../egress/policy.js';
 import { safeFetch } from '../egress/safe-fetch.js';
 import type { ActivityDeps } from './deps.js';
+import { webhookDeliveries } from '../telemetry/metrics.js';
 
 const allFormats: Format[] = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'images', 'attributes', 'summary'];
 
@@ -98,8 +99,10 @@ export function webhookActivities({ config, prisma }: Pick<ActivityDeps, 'config
         );
         await response.body?.cancel();
         if (response.status < 200 || response.status > 299) throw new Error(`Webhook receiver ${url} answered HTTP ${response.status}`);
+        webhookDeliveries.inc({ outcome: 'delivered' });
         return { status: response.status };
       } catch (err) {
+        webhookDeliveries.inc({ outcome: 'failed' });
         if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(err.message, failureTypes.unsafeUrl);
         throw err;
       }

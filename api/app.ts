@@ -23,6 +23,7 @@ import { RateLimiter } from './rate-limit.js';
 import { serveRoute } from './serve-route.js';
 import type { AppContext, AppState, RouteSpec } from './route.js';
 import { apiRoutes } from './routes/index.js';
+import { countRequests } from './middleware/metrics.js';
 import { referenceRoute } from './routes/reference.js';
 import { PAYMENT_REQUIRED, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, X402Gateway } from './x402/gateway.js';
 import { acceptPayment } from './x402/payment.js';
@@ -75,6 +76,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
   const all = [...routes, reference];
 
   const trust = trustProxyOf(deps.config.TRUST_PROXY);
+  app.use(countRequests);
   app.use(async (ctx, next) => {
     ctx.state.deps = deps;
     ctx.state.requestId = randomUUID();

@@ -9,6 +9,7 @@ import { createPrisma, type PrismaClient } from '../prisma/client.js';
 import { ActivityLog } from './activity-log.js';
 import { connectRedis } from './redis.js';
 import { ScrapeWorkers } from './scrape-workers.js';
+import { watchFrontier } from '../telemetry/metrics.js';
 
 export interface ApiDeps {
   config: RequiredFor<'api'>;
@@ -44,6 +45,7 @@ export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps 
   const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const scrapeWorkers = new ScrapeWorkers(redis, config.TEMPORAL_TASK_QUEUE, config.SCRAPE_SERVICE_TOKEN);
   const activityLog = new ActivityLog(prisma, log);
+  const unwatch = watchFrontier(() => frontierDepth(prisma));
   return {
     config,
     prisma,
@@ -53,8 +55,25 @@ export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps 
     activityLog,
     log,
     async close() {
+      unwatch();
       await activityLog.close();
       await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close(), scrapeWorkers.close()]);
     },
   };
+}
+
+/**
+ * URLs queued and claimed in the frontier of every running crawl and batch scrape, for the
+ * `pagewright_frontier_urls` gauge (read when Prometheus scrapes the API; an autoscaler's signal).
+ * A database that does not answer reports nothing rather than failing the whole scrape.
+ */
+async function frontierDepth(prisma: PrismaClient): Promise<Record<string, number>> {
+  try {
+    const rows = await prisma.$queryRaw<{ status: string; urls: number }[]>`
+      SELECT u.status, count(*)::int AS urls FROM job_url u JOIN job j ON j.id = u.job_id
+      WHERE j.status = 'scraping' AND u.status IN ('queued', 'claimed') GROUP BY u.status`;
+    return { queued: 0, claimed: 0, ...Object.fromEntries(rows.map((r) => [r.status, r.urls])) };
+  } catch {
+    return {};
+  }
 }

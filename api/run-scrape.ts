@@ -16,6 +16,7 @@ import { toPublicDocument } from '../core/document.js';
 import { cacheKey, uncacheable } from '../core/page-cache.js';
 import { proxyOptionProblem, type ProxySettings } from '../core/proxy-pools.js';
 import { readCachedPage, type CachedPage } from './page-cache.js';
+import { creditsMetered, pageCacheReads } from '../telemetry/metrics.js';
 import type { AuthState } from './route.js';
 import type { ApiDeps } from './deps.js';
 import { webhookUrlProblems } from './webhook-urls.js';
@@ -53,7 +54,11 @@ export async function runScrape(deps: ApiDeps, req: ScrapeRequest, auth: AuthSta
   const cache = cachePlan(url, options, auth);
   if (cache.read) {
     const hit = await readCachedPage(deps.prisma, cache.key, { maxAge: options.maxAge || undefined, minAge: options.minAge }, auth.apiKeyId);
-    if (hit) return answerFromCache(deps, hit, req, owner);
+    pageCacheReads.inc({ result: hit ? 'hit' : 'miss' });
+    if (hit) {
+      if (auth.apiKeyId) creditsMetered.inc({ source: 'cache' });
+      return answerFromCache(deps, hit, req, owner);
+    }
     if (options.minAge !== undefined) throw new NoCachedDataError(options.minAge);
   }
   const scrapeId = randomUUID();

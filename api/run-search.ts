@@ -13,6 +13,7 @@ import type { SearchRequest } from '../core/schemas/search.js';
 import { checkUrlSyntax, safetyOptionsFrom, UnsafeUrlError } from '../core/url-safety.js';
 import { proxyOptionProblem } from '../core/proxy-pools.js';
 import { meterKeyPages } from '../prisma/usage.js';
+import { creditsMetered } from '../telemetry/metrics.js';
 import { NO_PROVIDER, searchProviderFrom, SearchProviderError, TIME_RANGES, type NewsResult, type SearchResults, type WebResult } from '../search/index.js';
 import type { ApiDeps } from './deps.js';
 import type { AuthState } from './route.js';
@@ -104,7 +105,10 @@ export async function runSearch(deps: ApiDeps, req: SearchRequest, auth: AuthSta
     if (err instanceof SearchProviderError) throw new SearchFailedError(err.message);
     throw err;
   }
-  if (auth.apiKeyId) await meterKeyPages(deps.prisma, auth.apiKeyId, 1);
+  if (auth.apiKeyId) {
+    await meterKeyPages(deps.prisma, auth.apiKeyId, 1);
+    creditsMetered.inc({ source: 'search' });
+  }
 
   // Untrusted URLs (the providers keep only http(s) ones): one this server may not fetch is left out, or listed unscraped.
   const admitted = <T extends { url: string }>(items: T[] | undefined) => (items ?? []).filter((r) => !(req.ignoreInvalidURLs && refusal(deps, r.url))).map((r, i) => ({ ...r, position: i + 1 }));

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const browser = await startBrowserRuntime(config);
   const { pool } = browser;
   let draining = false;
-  const server = createBrowserApp({ pool, token: config.BROWSER_ENGINE_TOKEN, isDraining: () => draining, proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) }).listen(config.PORT, config.BROWSER_SERVICE_HOST, () =>
+  const server = createBrowserApp({ pool, token: config.BROWSER_ENGINE_TOKEN, metricsToken: config.METRICS_TOKEN, isDraining: () => draining, proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) }).listen(config.PORT, config.BROWSER_SERVICE_HOST, () =>
     log.info('browser service listening', { url: `http://${config.BROWSER_SERVICE_HOST}:${config.PORT}`, auth: Boolean(config.BROWSER_ENGINE_TOKEN) }),
   );
   if (!config.BROWSER_ENGINE_TOKEN && config.NODE_ENV === 'production') {

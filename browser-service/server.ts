@@ -1,6 +1,7 @@
 /**
- * The browser service's HTTP face: `POST /render` (bearer BROWSER_ENGINE_TOKEN when set) and
- * `GET /health`. Stateless: any replica behind a load balancer can take any request.
+ * The browser service's HTTP face: `POST /render` (bearer BROWSER_ENGINE_TOKEN when set),
+ * `GET /health` and `GET /metrics` (bearer METRICS_TOKEN when set). Stateless: any replica behind
+ * a load balancer can take any request.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
@@ -11,6 +12,7 @@ import { RenderError, renderFailureStatus, renderRequestSchema, type RenderReque
 import type { BrowserPool } from '../browser/pool.js';
 import type { ProxyPools } from '../core/proxy-pools.js';
 import { renderPage } from '../browser/render.js';
+import { METRICS_CONTENT_TYPE, metricsAllowed, metricsText } from '../telemetry/metrics.js';
 
 
 const validate = new Ajv({ allErrors: true }).compile(renderRequestSchema);
@@ -22,7 +24,7 @@ export function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-export function createBrowserApp(options: { pool: BrowserPool; token?: string; isDraining: () => boolean; proxies?: ProxyPools }) {
+export function createBrowserApp(options: { pool: BrowserPool; token?: string; metricsToken?: string; isDraining: () => boolean; proxies?: ProxyPools }) {
   const app = new Koa();
   const router = new Router();
   app.use(async (ctx, next) => {
@@ -39,6 +41,17 @@ export function createBrowserApp(options: { pool: BrowserPool; token?: string; i
   router.get('/health', (ctx) => {
     ctx.status = options.isDraining() ? 503 : 200;
     ctx.body = { success: !options.isDraining(), status: options.isDraining() ? 'draining' : 'ok', pool: options.pool.stats() };
+  });
+
+  router.get('/metrics', async (ctx) => {
+    if (!metricsAllowed(ctx.get('authorization') || undefined, options.metricsToken)) {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Bearer');
+      ctx.body = { success: false, error: 'Missing or wrong bearer token (METRICS_TOKEN).', code: 'unauthorized' };
+      return;
+    }
+    ctx.type = METRICS_CONTENT_TYPE;
+    ctx.body = await metricsText();
   });
 
   router.post('/render', async (ctx) => {

@@ -8,6 +8,7 @@ import { startEgressProxy, type EgressProxy } from '../egress/proxy.js';
 import type { ProxyMember } from '../core/proxy-pools.js';
 import type { Config } from '../core/config.js';
 import { BrowserPool } from './pool.js';
+import { watchBrowserContexts } from '../telemetry/metrics.js';
 
 export interface BrowserRuntime {
   pool: BrowserPool;
@@ -35,9 +36,14 @@ export async function startBrowserRuntime(config: BrowserSettings): Promise<Brow
     routeProxyUrl,
     ...(config.ADBLOCK_LISTS ? { filterLists: config.ADBLOCK_LISTS.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
   });
+  const unwatch = watchBrowserContexts(() => {
+    const { contexts, busy, waiting } = pool.stats();
+    return { busy, idle: contexts - busy, waiting };
+  });
   return {
     pool,
     async close() {
+      unwatch();
       await pool.close();
       await proxy.close();
       await Promise.all([...routes.values()].map(async (r) => (await r.catch(() => undefined))?.close()));

@@ -100,6 +100,11 @@ export const settings = {
   RATE_LIMIT_MONITOR_PER_MIN: { schema: rateLimit, default: 120, doc: '/v2/monitor requests (every method) per minute per caller; 0 = unlimited.' },
   RATE_LIMIT_MAP_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/map requests per minute per caller (burst up to this many); 0 = unlimited.' },
   LOG_LEVEL: { schema: { enum: ['debug', 'info', 'warn', 'error'] }, default: 'info', doc: 'Least severe log level printed.' },
+  METRICS_TOKEN: {
+    schema: { type: 'string', minLength: 16 },
+    secret: true,
+    doc: 'Bearer token `GET /metrics` asks for (API, worker scrape endpoint, browser service; 16+ characters). Unset: the metrics answer without one (keep the ports private).',
+  },
   TEMPORAL_ADDRESS: {
     schema: { type: 'string', pattern: '^[^\\s:]+:\\d+$' },
     default: '127.0.0.1:7233',

@@ -17,6 +17,7 @@ import { InvalidSelectorError, PageTooLargeError, UnreadablePdfError, Unsupporte
 import { processPage } from '../core/html/index.js';
 import type { ConvertPage, ProcessPageInput } from '../core/html/types.js';
 import type { ThreadError, ThreadReply } from './convert-thread.js';
+import { watchConvertQueue } from '../telemetry/metrics.js';
 
 /** processPage on the calling thread (tests, benches). */
 export const convertInline: ConvertPage = async (input) => processPage(input);
@@ -132,6 +133,7 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
     resourceLimits: { maxOldGenerationSizeMb: maxOldGenerationMb, maxYoungGenerationSizeMb: maxYoungGenerationMb },
   });
   let closing: Promise<void> | undefined;
+  const unwatch = watchConvertQueue(() => ({ value: pool.queueSize }));
   return {
     size: threads,
     async convert(input) {
@@ -146,6 +148,10 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
       if (!reply.ok) throw toError(reply.error);
       return reply.page;
     },
-    close: () => (closing ??= pool.close()),
+    close: () =>
+      (closing ??= (async () => {
+        unwatch();
+        await pool.close();
+      })()),
   };
 }

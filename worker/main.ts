@@ -12,6 +12,7 @@ import { startBrowserRuntime } from '../browser/runtime.js';
 import { activityDeps, type WorkerDeps } from '../activities/deps.js';
 import { createActivities } from '../activities/index.js';
 import { startScrapeService } from './scrape-endpoint.js';
+import { freeLoopbackPort, temporalMetricsReader, temporalTelemetry } from './temporal-metrics.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import { pagesQueue } from '../core/contracts.js';
@@ -56,6 +57,8 @@ export async function createWorker(options: {
   /** Already bundled (tests share one), or a file from scripts/bundle-workflows.ts; else bundled now. */
   workflowBundle?: WorkflowBundleOption;
   taskQueue?: string;
+  /** More Prometheus text for the scrape endpoint's `GET /metrics` (the Temporal SDK's, from main()). */
+  metrics?: () => Promise<string>;
 }): Promise<WorkerGroup> {
   const { config, connection } = options;
   const taskQueue = options.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
@@ -64,7 +67,7 @@ export async function createWorker(options: {
   const deps = activityDeps({ ...options.deps, stopping: stopping.signal });
   const { crawlLane, crawlPage, ...light } = createActivities(deps);
   // Scrapes come straight from the API to this endpoint (README "Scrape path"), not through Temporal.
-  const scrapes = await startScrapeService(deps, taskQueue);
+  const scrapes = await startScrapeService(deps, taskQueue, { metrics: options.metrics });
   // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
   const shutdownGraceTime = '20s';
   const main = await Worker.create({
@@ -128,7 +131,8 @@ export async function ensureExpirySchedule(client: Client, taskQueue: string, sc
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('worker');
-  Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR') });
+  const temporalMetricsPort = await freeLoopbackPort();
+  Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR'), telemetryOptions: temporalTelemetry(temporalMetricsPort) });
   const log = createLogger({ name: 'worker', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
   if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: targets on loopback and private networks can be fetched. Development and tests only.');
   const prisma = createPrisma(config.DATABASE_URL);
@@ -139,7 +143,7 @@ async function main(): Promise<void> {
   // heartbeats and the other activities' I/O (bench/convert-stall.ts).
   const convertPool = createConvertPool({ threads: defaultConvertThreads(config.WORKER_CONCURRENCY) });
   const workflowBundle = config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined;
-  const worker = await createWorker({ config, connection, workflowBundle, deps: { config, prisma, log, engines, convert: convertPool.convert } });
+  const worker = await createWorker({ config, connection, workflowBundle, deps: { config, prisma, log, engines, convert: convertPool.convert }, metrics: temporalMetricsReader(temporalMetricsPort) });
   const clientConnection = await Connection.connect(temporalConnectionOptions(config, readFileSync));
   await ensureExpirySchedule(new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
   await clientConnection.close();

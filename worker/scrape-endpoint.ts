@@ -3,6 +3,7 @@
  * answered with the ScrapeResult (200) or a ScrapeRefusal (400 unsafe URL or invalid request, 408
  * timeout, 502 fetch failed or unconvertible, 500 internal, 503 shutting down). The caller hanging
  * up aborts the pipeline. WORKER_CONCURRENCY bounds the scrapes in flight; more wait for a slot.
+ * The same port answers `GET /metrics` for Prometheus (bearer METRICS_TOKEN when set).
  *
  * The worker announces the endpoint in Redis (core/contracts.ts scrapeWorkersKey) every
  * SCRAPE_ANNOUNCE_MS and withdraws it when it stops, so the API only calls live workers.
@@ -18,6 +19,7 @@ import { announcement } from '../core/scrape-announcement.js';
 import type { ActivityDeps } from '../activities/deps.js';
 import { PageSlots } from '../activities/pipeline/slots.js';
 import { scrapeOnce, ScrapeRefused } from './scrape-once.js';
+import { METRICS_CONTENT_TYPE, metricsAllowed, metricsText } from '../telemetry/metrics.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -43,13 +45,29 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startScrapeService(deps: ActivityDeps, taskQueue: string): Promise<ScrapeService> {
+export interface ScrapeServiceOptions {
+  /** More Prometheus text for `GET /metrics`: the Temporal SDK's worker metrics (worker/main.ts). */
+  metrics?: () => Promise<string>;
+}
+
+/** `GET /metrics`: this worker's metrics (telemetry/metrics.ts), with METRICS_TOKEN when it is set. */
+async function serveMetrics(req: IncomingMessage, res: ServerResponse, token: string | undefined, extra?: () => Promise<string>): Promise<void> {
+  if (!metricsAllowed(req.headers.authorization, token)) {
+    res.writeHead(401, { 'www-authenticate': 'Bearer' });
+    return void res.end();
+  }
+  const text = await metricsText(extra);
+  res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+export async function startScrapeService(deps: ActivityDeps, taskQueue: string, options: ScrapeServiceOptions = {}): Promise<ScrapeService> {
   const { config, log } = deps;
   const token = Buffer.from(`Bearer ${config.SCRAPE_SERVICE_TOKEN}`);
   const slots = new PageSlots(config.WORKER_CONCURRENCY);
   let closing = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && req.url === '/metrics') return serveMetrics(req, res, config.METRICS_TOKEN, options.metrics);
     if (req.method !== 'POST' || req.url !== SCRAPE_ENDPOINT_PATH) return send(res, 404, { type: 'internal', message: 'Not found' });
     const auth = Buffer.from(req.headers.authorization ?? '');
     if (auth.length !== token.length || !timingSafeEqual(auth, token)) return send(res, 401, { type: 'internal', message: 'Wrong scrape service token' });

@@ -19,6 +19,7 @@ import { loadCrawlPages, type CrawlPages } from './page-work.js';
 import { storeBatch, type PageOutcome } from './store.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
 import { creditCheck } from '../../core/billing-settings.js';
+import { lanesRunning } from '../../telemetry/metrics.js';
 
 /** A lane with nothing to fetch for longer than this returns (`wait`) instead of holding a worker's lane slot. */
 export const LANE_MAX_SLEEP_MS = 2_000;
@@ -69,6 +70,7 @@ export function laneActivities(deps: ActivityDeps) {
       let waitMs: number | undefined;
       const started = Date.now();
       const heartbeat = setInterval(() => ctx.heartbeat({ stored }), HEARTBEAT_MS);
+      lanesRunning.inc();
 
       const flush = async () => {
         if (!buffer.length) return;
@@ -131,6 +133,7 @@ export function laneActivities(deps: ActivityDeps) {
         await flush();
       } finally {
         clearInterval(heartbeat);
+        lanesRunning.dec();
       }
       if (cancelled.aborted || exit === 'stopped') await dropOwnClaims(crawlId, token);
       if (cancelled.aborted) throw cancelled.reason;

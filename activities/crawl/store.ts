@@ -10,6 +10,7 @@ import type { StoredPage } from '../documents.js';
 import { writeSnapshot } from '../pipeline/change-tracking.js';
 import { lockCrawlCredits } from '../../prisma/billing.js';
 import { meterCrawlPages } from '../../prisma/usage.js';
+import { creditsMetered, since, storeDuration } from '../../telemetry/metrics.js';
 import type { Prisma, PrismaClient } from '../../prisma/client.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 
@@ -101,6 +102,14 @@ async function stopForCredits(tx: Tx, crawlId: string, unpaid: bigint[]): Promis
 
 export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, credits?: CreditCheck): Promise<BatchResult> {
   if (outcomes.length === 0) return { stored: [], admitted: 0, stopped: false };
+  const started = performance.now();
+  const result = await storeInTransaction(prisma, crawlId, outcomes, ttlSeconds, credits);
+  storeDuration.observe({ kind: 'crawl' }, since(started));
+  if (result.stored.length) creditsMetered.inc({ source: 'crawl' }, result.stored.length);
+  return result;
+}
+
+function storeInTransaction(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, credits?: CreditCheck): Promise<BatchResult> {
   return prisma.$transaction(async (tx) => {
     const crawl = await lockCrawl(tx, crawlId);
     const ids = outcomes.map((o) => o.row.id);

@@ -9,6 +9,7 @@ import { PageError } from '../../core/failures.js';
 import type { ExtractRequest } from '../../core/schemas/extract.js';
 import type { PageOptions } from '../../core/schemas/scrape.js';
 import { meterKeyPages, meterTokens } from '../../prisma/usage.js';
+import { creditsMetered } from '../../telemetry/metrics.js';
 import { eachNewPage } from '../page-jobs.js';
 import type { ActivityDeps } from '../deps.js';
 import { ExtractionError, extractWithLlm, type LlmSettings, type TokenCount } from '../llm/extract.js';
@@ -65,5 +66,6 @@ export async function extractPages(deps: ActivityDeps, llm: LlmSettings, extract
       if (apiKeyId && read) await meterKeyPages(tx, apiKeyId, 1);
       if (apiKeyId) await meterTokens(tx, { apiKeyId }, tokens);
     });
+    if (apiKeyId && read) creditsMetered.inc({ source: 'extract' });
   });
 }

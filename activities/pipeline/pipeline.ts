@@ -24,7 +24,8 @@ import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { readSnapshot, trackChanges, type SnapshotWrite } from './change-tracking.js';
 import { fetchThroughProxies } from './through-proxies.js';
-import { ActionFailedError, FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
+import { ActionFailedError, FetchFailedError, InvalidPageRequestError, PageError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
+import { convertDuration, fetchDuration, pages, since } from '../../telemetry/metrics.js';
 
 export interface PageJob {
   /** The URL to fetch, normalised. The engines check it (and every redirect hop) against the egress policy. */
@@ -104,7 +105,23 @@ function requestHeaders(options: PageOptions): Record<string, string> {
 }
 
 export function createPagePipeline(deps: PipelineDeps) {
+  const run = pageSteps(deps);
+  /** Counted by kind, engine and outcome (telemetry/metrics.ts). */
   return async function runPage(job: PageJob): Promise<PageOutput> {
+    const kind = job.crawl ? 'crawl' : 'scrape';
+    try {
+      const output = await run(job);
+      pages.inc({ kind, engine: String(output.document.metadata.engine), outcome: 'ok' });
+      return output;
+    } catch (err) {
+      pages.inc({ kind, engine: 'none', outcome: err instanceof PageError ? err.code : 'internal' });
+      throw err;
+    }
+  };
+}
+
+function pageSteps(deps: PipelineDeps) {
+  return async function runSteps(job: PageJob): Promise<PageOutput> {
     const remaining = job.deadline - Date.now();
     if (remaining < 250) throw new PageTimeoutError(job.timeoutMs);
     const budget = timeoutSignal(remaining);
@@ -137,11 +154,13 @@ export function createPagePipeline(deps: PipelineDeps) {
     };
     let fetched: EngineResult;
     let proxy: ProxyMember | undefined;
+    const fetchStart = performance.now();
     try {
       ({ fetched, proxy } = await fetchThroughProxies(deps.engines, engineRequest, options));
     } catch (err) {
       throw engineFailure(err, job, budget);
     }
+    fetchDuration.observe({ engine: fetched.engine }, since(fetchStart));
     if (job.crawl && isThrottle(fetched)) throw new ThrottledError(fetched.statusCode, parseRetryAfter(fetched.retryAfter));
 
     const formats = new Set(options.formats.filter((f): f is PageFormat => f === 'markdown' || f === 'html' || f === 'rawHtml' || f === 'links' || f === 'images'));
@@ -152,12 +171,14 @@ export function createPagePipeline(deps: PipelineDeps) {
     if (job.crawl) formats.add('links');
     const notModified = conditional !== undefined && fetched.statusCode === 304 && last !== undefined && last !== null;
     let page;
+    const convertStart = performance.now();
     try {
       // Not modified: the last version is the page, with no conversion.
       page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent, attributes });
     } catch (err) {
       throw conversionFailure(err);
     }
+    if (!notModified) convertDuration.observe(since(convertStart));
 
     const warnings = [statusWarning(fetched.statusCode), page.includeTagsMatchedNothing ? 'includeTags matched nothing on the page.' : undefined];
     const metadata: Record<string, unknown> = {

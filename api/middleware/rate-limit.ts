@@ -6,6 +6,7 @@
  * and Retry-After.
  */
 import { RateLimitedError } from '../../core/errors.js';
+import { rateLimitRefusals } from '../../telemetry/metrics.js';
 import { rateLimitLabels, type RateLimiter, type RateLimitName } from '../rate-limit.js';
 import type { AppContext, AuthState } from '../route.js';
 
@@ -32,7 +33,10 @@ export async function enforceRateLimit(ctx: AppContext, limiter: RateLimiter, na
   const subject = rateLimitSubject(auth);
   const decision = await limiter.check(name, subject.id, units);
   if (!decision) return;
-  if (!decision.allowed) throw new RateLimitedError(rateLimitLabels[name], decision.limit, decision.retryAfterSeconds, decision.resetSeconds, subject.label);
+  if (!decision.allowed) {
+    rateLimitRefusals.inc({ limit: name });
+    throw new RateLimitedError(rateLimitLabels[name], decision.limit, decision.retryAfterSeconds, decision.resetSeconds, subject.label);
+  }
   ctx.set({
     'RateLimit-Limit': String(decision.limit),
     'RateLimit-Remaining': String(decision.remaining),

@@ -6,7 +6,7 @@ import { jobRoutes } from './jobs.js';
 import { mapRoute } from './map.js';
 import { monitorRoutes } from './monitor.js';
 import { notOfferedRoutes } from './not-offered.js';
-import { health, ready } from './operational.js';
+import { health, metrics, ready } from './operational.js';
 import { extractJobRoutes } from './extract.js';
 import { llmsTxtStatusRoute, startLlmsTxtRoute } from './llms-txt.js';
 import { scrapeRoute } from './scrape.js';
@@ -17,6 +17,7 @@ import { v2Routes } from './v2.js';
 export const apiRoutes: readonly RouteSpec[] = [
   health,
   ready,
+  metrics,
   scrapeRoute,
   startCrawlRoute,
   ...jobRoutes('crawl', 'v1'),

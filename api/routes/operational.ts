@@ -1,5 +1,9 @@
-/** Liveness and readiness. Both are public: load balancers and orchestrators call them without keys. */
-import { ServiceUnavailableError } from '../../core/errors.js';
+/**
+ * Liveness, readiness and metrics. Liveness and readiness are public: load balancers and orchestrators
+ * call them without keys. Metrics answer Prometheus, with METRICS_TOKEN when it is set.
+ */
+import { ServiceUnavailableError, UnauthorizedError } from '../../core/errors.js';
+import { METRICS_CONTENT_TYPE, metricsAllowed, metricsText } from '../../telemetry/metrics.js';
 import { defineRoute, type AppContext } from '../route.js';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -87,5 +91,28 @@ export const ready = defineRoute({
       throw new ServiceUnavailableError(`Not ready: ${names} down.`, details);
     }
     ctx.body = { success: true, status: 'ready', checks: { database: 'up', keyValueStore: 'up', temporal: workflows ? 'down' : 'up' } };
+  },
+});
+
+export const metrics = defineRoute({
+  method: 'get',
+  path: '/metrics',
+  operationId: 'metrics',
+  summary: 'Prometheus metrics of this API process',
+  description:
+    'The Prometheus text format: requests by route and status with latency histograms, rate-limit refusals, page-cache reads, credits metered, the frontier of running crawls, and process figures, all named `pagewright_*` (README "Metrics"). ' +
+    'With METRICS_TOKEN set, only `Authorization: Bearer <METRICS_TOKEN>` may read them (an API key does not); without it anyone who reaches the port may.',
+  tag: 'Operational',
+  auth: 'none',
+  responses: {
+    200: { description: 'The metrics, in the Prometheus text exposition format 0.0.4.', contentType: 'text/plain', schema: { type: 'string' } },
+    401: { description: 'METRICS_TOKEN is set and the request does not carry it.', schema: { $ref: '#/components/schemas/Error' } },
+  },
+  async handler(ctx: AppContext) {
+    if (!metricsAllowed(ctx.get('authorization') || undefined, ctx.state.deps.config.METRICS_TOKEN)) {
+      throw new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN> (the metrics token set on this server, not an API key).');
+    }
+    ctx.type = METRICS_CONTENT_TYPE;
+    ctx.body = await metricsText();
   },
 });
