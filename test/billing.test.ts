@@ -150,7 +150,8 @@ describe('billing on', () => {
 
   it('a scrape that fails gives its held credit back', async () => {
     const { accountId, admin, key } = await team();
-    const unreachable = await stack.call('POST', '/v1/scrape', { url: `http://127.0.0.1:${await freePort()}/nothing`, timeout: 5000 }, key);
+    // Time enough for the browser fallback on a loaded machine: a 408 here would be a timeout, not the failure under test.
+    const unreachable = await stack.call('POST', '/v1/scrape', { url: `http://127.0.0.1:${await freePort()}/nothing`, timeout: 30000 }, key);
     expect([unreachable.status, unreachable.body.code]).toEqual([502, 'scrape_failed']);
     expect(await billing(admin)).toMatchObject({ credits: { granted: FREE, used: 0, left: FREE } });
     expect(await stack.api.deps.prisma.creditHold.count({ where: { accountId } })).toBe(0);
