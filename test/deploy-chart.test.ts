@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { settings, type Setting } from '../core/config-table.js';
+import { jobSearchAttributes } from '../scripts/infra/temporal.js';
 import { chartDir, ciValues, containerOf, deployTool, fullname, helmTemplate, object, runTool, type K8sObject, type PolicyRule, type Rendered } from './helpers/deploy.js';
 
 /** Validate manifests with kubeconform (strict: no field a kind does not declare) for one Kubernetes version. */
@@ -253,5 +254,12 @@ describe('pods', () => {
       expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
       expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
     }
+  });
+});
+
+describe('the chart\'s README', () => {
+  it('names every search attribute the workflows set, with its type, for the Temporal namespace', () => {
+    const readme = readFileSync(join(chartDir, 'README.md'), 'utf8');
+    for (const [attribute, type] of Object.entries(jobSearchAttributes)) expect(readme).toContain(`\`${attribute}\` ${type}`);
   });
 });
