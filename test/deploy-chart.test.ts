@@ -91,6 +91,27 @@ describe('settings', () => {
     });
   }
 
+  /** Settings that are not secret and that the API or the workers require, with no default the chart could supply. */
+  const requiredConfig = Object.entries(settings as Record<string, Setting>)
+    .filter(([, s]) => !s.secret && s.requiredBy?.some((r) => r === 'api' || r === 'worker'))
+    .map(([n]) => n);
+
+  it('carries the required settings that are not secret, AUTH_URL and CORS_ORIGIN, in the ConfigMap', () => {
+    expect(requiredConfig).toEqual(['AUTH_URL', 'CORS_ORIGIN']);
+    const data = object(helmTemplate([ciValues.minimal]), 'ConfigMap', name('config')).data!;
+    for (const n of requiredConfig) expect(data[n], n).toBe((parse(readFileSync(ciValues.minimal, 'utf8')) as { config: Record<string, string> }).config[n]);
+  });
+
+  for (const missing of requiredConfig) {
+    it(`refuses to render without config.${missing}, naming it`, () => {
+      expect(() => helmTemplate([ciValues.minimal], { [`config.${missing}`]: '' })).toThrow(`config.${missing} is required`);
+    });
+  }
+
+  it('refuses to render without temporal.address, even with the NetworkPolicy off (an empty TEMPORAL_ADDRESS would fall back to 127.0.0.1:7233)', () => {
+    expect(() => helmTemplate([ciValues.minimal], { 'temporal.address': '', 'networkPolicy.enabled': 'false' })).toThrow('temporal.address is required');
+  });
+
   it('reads an existing Secret instead when one is named, and creates none', () => {
     const rendered = helmTemplate([ciValues.full]);
     expect(rendered.objects.filter((o) => o.kind === 'Secret')).toEqual([]);
