@@ -24,21 +24,27 @@ COPY activities ./activities
 COPY worker ./worker
 COPY egress ./egress
 COPY jobs ./jobs
+COPY search ./search
 COPY browser ./browser
 COPY browser-service ./browser-service
 COPY prisma ./prisma
-COPY search ./search
 COPY telemetry ./telemetry
 COPY scripts ./scripts
+COPY dashboard ./dashboard
 # The workflow bundle is built here, from the image's code: workers load it (WORKFLOW_BUNDLE_PATH)
-# instead of bundling at start.
-RUN rm -rf prisma/generated \
+# instead of bundling at start. The dashboard's front end is built too: the API serves dashboard/dist.
+RUN rm -rf prisma/generated dashboard/dist \
  && node_modules/.bin/tsx scripts/prisma-generate.ts \
  && node_modules/.bin/tsx scripts/bundle-workflows.ts dist/workflow-bundle.js \
+ && node_modules/.bin/tsx scripts/build-dashboard.ts \
  && npm prune --omit=dev --no-audit --no-fund
 
+# npm only runs the start scripts here: no update check (the API may not reach the internet) and
+# no log files (the Helm chart's root file system is read-only).
 ENV NODE_ENV=production \
-    CHROMIUM_PATH=/usr/lib/chromium/chromium
+    CHROMIUM_PATH=/usr/lib/chromium/chromium \
+    NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_LOGS_MAX=0
 # The base image's `node` user, numerically so runAsNonRoot-style checks can verify it.
 USER 1000:1000
 # The process entries are package.json scripts (start:api, start:worker, start:browser-service).

@@ -44,6 +44,15 @@ export const stackSettings = {
     doc: 'Python with the official SDK (firecrawl-py, pinned in test/sdk/requirements.txt) for the SDK contract tests; `scripts/stack setup|test` installs one into .stack/sdk-venv.',
   },
   STACK_CHROMIUM_PATH: { schema: path, default: '/usr/lib/chromium/chromium', doc: 'Chromium binary handed to the browser service and tests.' },
+  // The deployment checks (test/deploy-*.test.ts); `scripts/stack setup|test` installs them into .stack/tools.
+  STACK_HELM: { schema: path, default: '.stack/tools/bin/helm', doc: 'helm executable for `helm lint` and `helm template` of deploy/helm/pagewright.' },
+  STACK_KUBECONFORM: { schema: path, default: '.stack/tools/bin/kubeconform', doc: 'kubeconform executable that validates the rendered chart.' },
+  STACK_K8S_SCHEMAS: {
+    schema: path,
+    default: '.stack/tools/k8s-schemas',
+    doc: 'Folder of Kubernetes JSON schemas for kubeconform, one `v<version>-local-strict/` folder per Kubernetes version (scripts/infra/k8s-schemas.py).',
+  },
+  STACK_COMPOSE_SCHEMA: { schema: path, default: '.stack/tools/compose-spec.json', doc: 'The compose-spec JSON schema that docker-compose.yml is validated against.' },
   STACK_READY_TIMEOUT_MS: {
     schema: { type: 'integer', minimum: 1000 },
     default: 60000,

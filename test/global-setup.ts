@@ -95,6 +95,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Checked by the SDK tests that use it (test/helpers/sdk-python.ts), so a missing venv fails those
   // tests saying why instead of every test file.
   project.provide('sdkPythonPath', toolPath(cfg.STACK_SDK_PYTHON));
+  // Checked by the deployment tests that use them (test/helpers/deploy.ts), naming what is missing.
+  project.provide('deployTools', {
+    helm: toolPath(cfg.STACK_HELM),
+    kubeconform: toolPath(cfg.STACK_KUBECONFORM),
+    k8sSchemas: toolPath(cfg.STACK_K8S_SCHEMAS),
+    composeSchema: toolPath(cfg.STACK_COMPOSE_SCHEMA),
+  });
 
   return async () => {
     await stopAll();

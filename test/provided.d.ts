@@ -20,5 +20,7 @@ declare module 'vitest' {
     chromiumPath: string;
     /** Python with the official firecrawl-py SDK (STACK_SDK_PYTHON; may be missing: test/helpers/sdk-python.ts checks it). */
     sdkPythonPath: string;
+    /** The deployment checks' tools (STACK_HELM, STACK_KUBECONFORM, STACK_K8S_SCHEMAS, STACK_COMPOSE_SCHEMA; may be missing: test/helpers/deploy.ts checks them). */
+    deployTools: { helm: string; kubeconform: string; k8sSchemas: string; composeSchema: string };
   }
 }

@@ -3,7 +3,9 @@
  * answered with the ScrapeResult (200) or a ScrapeRefusal (400 unsafe URL or invalid request, 408
  * timeout, 502 fetch failed or unconvertible, 500 internal, 503 shutting down). The caller hanging
  * up aborts the pipeline. WORKER_CONCURRENCY bounds the scrapes in flight; more wait for a slot.
- * The same port answers `GET /metrics` for Prometheus (bearer METRICS_TOKEN when set).
+ * The same port answers `GET /metrics` for Prometheus (bearer METRICS_TOKEN when set), and
+ * `GET /health` (no token: it tells nothing) 200 while the endpoint takes scrapes and 503 once the
+ * worker is stopping: the probe an orchestrator needs (deploy/helm/pagewright).
  *
  * The worker announces the endpoint in Redis (core/contracts.ts scrapeWorkersKey) every
  * SCRAPE_ANNOUNCE_MS and withdraws it when it stops, so the API only calls live workers.
@@ -68,6 +70,7 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string, 
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && req.url === '/metrics') return serveMetrics(req, res, config.METRICS_TOKEN, options.metrics);
+    if (req.method === 'GET' && req.url === '/health') return send(res, closing ? 503 : 200, { status: closing ? 'draining' : 'ok' });
     if (req.method !== 'POST' || req.url !== SCRAPE_ENDPOINT_PATH) return send(res, 404, { type: 'internal', message: 'Not found' });
     const auth = Buffer.from(req.headers.authorization ?? '');
     if (auth.length !== token.length || !timingSafeEqual(auth, token)) return send(res, 401, { type: 'internal', message: 'Wrong scrape service token' });

@@ -4,9 +4,12 @@
  * file name instead of as a module-resolution stack trace.
  *
  * The service processes are started as package.json's `start:api`, `start:worker` and
- * `start:browser-service` scripts say (the Docker image and docker-compose.yml run the same
- * scripts): `processArgs` reads the script and runs its `node` command line directly, without npm
- * in between, so signals reach the process itself.
+ * `start:browser-service` scripts say (the Docker image, docker-compose.yml and the Helm chart run
+ * the same scripts): `processArgs` reads the script and runs its `node` command line directly,
+ * without npm in between, so signals reach the process itself. Under npm they do too because each
+ * script is `exec node ...`: npm runs scripts through `sh -c`, and without `exec` the shell stays
+ * between npm and node, dies of the SIGTERM npm forwards and leaves node running unwarned, to be
+ * killed when its container stops (test/deploy-probes.test.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +22,8 @@ export const projectFiles = {
   users: 'scripts/users.ts',
 } as const;
 
-/** The service processes, by the name the stack gives them, and their package.json scripts. */
-const processScripts = {
+/** The service processes, by the name the stack gives them, and their package.json scripts (compose and the Helm chart run the same ones: test/deploy-parity.test.ts). */
+export const processScripts = {
   api: 'start:api',
   worker: 'start:worker',
   browser: 'start:browser-service',
@@ -42,14 +45,14 @@ export function requireProjectFile(file: string, purpose: string): string {
 
 /**
  * The Node arguments of a service process (its flags, `--import tsx`, its entry file), from its
- * package.json script `node <args>`. `extra` flags go before the entry's. Throws naming the script
+ * package.json script `exec node <args>`. `extra` flags go before the entry's. Throws naming the script
  * or the entry file when either is missing.
  */
 export function processArgs(name: keyof typeof processScripts, extra: readonly string[] = []): string[] {
   const script = processScripts[name];
   const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  const [command, ...args] = (scripts[script] ?? '').trim().split(/\s+/);
-  if (command !== 'node' || args.length === 0) throw new Error(`package.json has no "${script}" script of the form "node <flags> <entry>" (needed to start the ${name} process)`);
+  const [command, ...args] = (scripts[script] ?? '').trim().replace(/^exec\s+/, '').split(/\s+/);
+  if (command !== 'node' || args.length === 0) throw new Error(`package.json has no "${script}" script of the form "exec node <flags> <entry>" (needed to start the ${name} process)`);
   const entry = args.pop()!;
   requireProjectFile(entry, `start the ${name} process`);
   return [...extra, ...args, entry];
