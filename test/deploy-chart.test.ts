@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { settings, type Setting } from '../core/config-table.js';
 import { jobSearchAttributes } from '../scripts/infra/temporal.js';
+import { registry } from '../telemetry/metrics.js';
 import { chartDir, ciValues, containerOf, deployTool, fullname, helmTemplate, object, runTool, type K8sObject, type PolicyRule, type Rendered } from './helpers/deploy.js';
 
 /** Validate manifests with kubeconform (strict: no field a kind does not declare) for one Kubernetes version. */
@@ -242,6 +243,8 @@ describe('autoscaling examples', () => {
       { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
       { type: 'External', external: { metric: { name: 'pagewright_frontier_urls', selector: { matchLabels: { state: 'queued' } } }, target: { type: 'AverageValue', averageValue: '500' } } },
     ]);
+    // The gauge the API really serves (telemetry/metrics.ts), with that label.
+    expect(registry.getSingleMetric('pagewright_frontier_urls')).toMatchObject({ labelNames: ['state'] });
     expect(object(r, 'Deployment', name('worker')).spec!.replicas).toBeUndefined();
     expect(object(r, 'HorizontalPodAutoscaler', name('api')).spec!.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
   });
