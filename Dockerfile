@@ -24,6 +24,7 @@ COPY activities ./activities
 COPY worker ./worker
 COPY egress ./egress
 COPY jobs ./jobs
+COPY telemetry ./telemetry
 COPY browser ./browser
 COPY browser-service ./browser-service
 COPY prisma ./prisma

@@ -1,14 +1,14 @@
 // Lint rules that guard the runtime boundaries (STYLE.md): workflows stay deterministic, and no
-// process's folder imports another's (shared code lives in core/, egress/, browser/, jobs/, prisma/).
+// process's folder imports another's (shared code lives in core/, egress/, browser/, jobs/, telemetry/, prisma/).
 import tseslint from 'typescript-eslint';
 
 /** The folders of each process. */
 const processFolders = { api: ['api'], worker: ['worker', 'activities', 'workflows'], browserService: ['browser-service'] };
-const shared = ['core', 'egress', 'browser', 'jobs', 'prisma'];
+const shared = ['core', 'egress', 'browser', 'jobs', 'telemetry', 'prisma'];
 /** An import pattern forbidding the folders of every process but `own` (none for shared code). */
 function otherProcesses(own) {
   const others = Object.entries(processFolders).filter(([name]) => name !== own).flatMap(([, folders]) => folders);
-  return { group: others.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: 'One process does not import another process\'s code: move what both need to core/, egress/, browser/, jobs/ or prisma/.' };
+  return { group: others.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: 'One process does not import another process\'s code: move what both need to core/, egress/, browser/, jobs/, telemetry/ or prisma/.' };
 }
 
 const ioModules = ['undici', 'ioredis', 'playwright', 'playwright-core', 'pg', '@prisma/*', '*/prisma/*', '**/generated/**', 'koa', '@koa/*'];

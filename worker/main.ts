@@ -18,13 +18,18 @@ import { pagesQueue } from '../core/contracts.js';
 import { laneSlots } from '../core/crawl/lanes.js';
 import { temporalConnectionOptions } from '../core/temporal-options.js';
 import { createPrisma } from '../prisma/client.js';
+import { startTracing } from '../telemetry/tracing.js';
+import { temporalWorkerTracing } from '../telemetry/temporal-worker.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Always in the bundle; they trace only workflows started with a trace context (README "Traces"). */
+const workflowTracingPath = fileURLToPath(new URL('../workflows/tracing.ts', import.meta.url));
 
 /** Workflow sources use ESM `.js` specifiers for `.ts` files; teach the bundler to map them. */
 export async function bundleWorkflows(): Promise<WorkflowBundle> {
   return bundleWorkflowCode({
     workflowsPath,
+    workflowInterceptorModules: [workflowTracingPath],
     webpackConfigHook: (config) => ({
       ...config,
       resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
@@ -61,7 +66,10 @@ export async function createWorker(options: {
   const taskQueue = options.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
   // Aborted when shutdown begins: lanes stop claiming and return, so their crawls move to other workers at once.
   const stopping = new AbortController();
-  const deps = activityDeps({ ...options.deps, stopping: stopping.signal });
+  // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces"): activity spans, workflow spans through the sink, page spans.
+  const tracing = startTracing(config, 'worker', options.deps.log);
+  const { interceptors, sinks } = temporalWorkerTracing(tracing);
+  const deps = activityDeps({ ...options.deps, stopping: stopping.signal, tracing });
   const { crawlLane, crawlPage, ...light } = createActivities(deps);
   // Scrapes come straight from the API to this endpoint (README "Scrape path"), not through Temporal.
   const scrapes = await startScrapeService(deps, taskQueue);
@@ -75,6 +83,8 @@ export async function createWorker(options: {
     activities: light,
     maxConcurrentActivityTaskExecutions: LIGHT_ACTIVITY_SLOTS,
     shutdownGraceTime,
+    interceptors,
+    sinks,
   });
   const pages = await Worker.create({
     connection,
@@ -84,6 +94,7 @@ export async function createWorker(options: {
     activities: { crawlLane, crawlPage },
     maxConcurrentActivityTaskExecutions: laneSlots(config.WORKER_CONCURRENCY),
     shutdownGraceTime,
+    interceptors,
   });
   const shutdown = () => {
     stopping.abort();
@@ -104,6 +115,7 @@ export async function createWorker(options: {
       return (await Promise.all(runs))[0]!;
     } finally {
       await scrapes.close();
+      await tracing.shutdown();
     }
   };
   return { run: () => both((w) => w.run()), shutdown, runUntil: (promise) => both((w) => w.runUntil(promise)) };

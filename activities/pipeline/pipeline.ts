@@ -24,6 +24,7 @@ import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { readSnapshot, trackChanges, type SnapshotWrite } from './change-tracking.js';
 import { fetchThroughProxies } from './through-proxies.js';
+import type { Tracing } from '../../telemetry/tracing.js';
 import { ActionFailedError, FetchFailedError, InvalidPageRequestError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
 
 export interface PageJob {
@@ -60,6 +61,8 @@ export interface PipelineDeps {
   prisma: PrismaClient;
   /** Without it, extraction is skipped and metadata.extractSkipped is true. */
   llm?: LlmSettings;
+  /** A `page` span per page, with `page.fetch` and `page.convert` inside (README "Traces"). */
+  tracing: Tracing;
 }
 
 /** The one warning rule: a non-2xx answer, includeTags that matched nothing, a failed extraction. */
@@ -104,7 +107,12 @@ function requestHeaders(options: PageOptions): Record<string, string> {
 }
 
 export function createPagePipeline(deps: PipelineDeps) {
-  return async function runPage(job: PageJob): Promise<PageOutput> {
+  const { tracing } = deps;
+  return function runPage(job: PageJob): Promise<PageOutput> {
+    return tracing.span('page', () => runTracedPage(job), { attributes: { 'url.full': job.url } });
+  };
+
+  async function runTracedPage(job: PageJob): Promise<PageOutput> {
     const remaining = job.deadline - Date.now();
     if (remaining < 250) throw new PageTimeoutError(job.timeoutMs);
     const budget = timeoutSignal(remaining);
@@ -138,7 +146,11 @@ export function createPagePipeline(deps: PipelineDeps) {
     let fetched: EngineResult;
     let proxy: ProxyMember | undefined;
     try {
-      ({ fetched, proxy } = await fetchThroughProxies(deps.engines, engineRequest, options));
+      ({ fetched, proxy } = await tracing.span('page.fetch', async (span) => {
+        const out = await fetchThroughProxies(deps.engines, engineRequest, options);
+        span.setAttributes({ 'pagewright.engine': out.fetched.engine, 'http.response.status_code': out.fetched.statusCode });
+        return out;
+      }));
     } catch (err) {
       throw engineFailure(err, job, budget);
     }
@@ -154,7 +166,7 @@ export function createPagePipeline(deps: PipelineDeps) {
     let page;
     try {
       // Not modified: the last version is the page, with no conversion.
-      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent, attributes });
+      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await tracing.span('page.convert', () => deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent, attributes }));
     } catch (err) {
       throw conversionFailure(err);
     }
@@ -249,7 +261,7 @@ export function createPagePipeline(deps: PipelineDeps) {
       },
       links: page.links ?? [],
     };
-  };
+  }
 }
 
 export type RunPage = ReturnType<typeof createPagePipeline>;
