@@ -4,7 +4,11 @@
  * exporter really sends. A crawl is one trace from the API request through the workflow and its
  * lane to every page's fetch, convert and store; a scrape is one trace from the API to the worker.
  */
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noTracing } from '../telemetry/tracing.js';
+import { temporalWorkerTracing } from '../telemetry/temporal-worker.js';
+import { bundleWorkflows } from '../worker/main.js';
 import { startCrawlSite } from './fixtures/crawl-site.js';
 import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver, type ReceivedSpan } from './fixtures/otlp-receiver.js';
 import { waitFor } from './fixtures/receiver.js';
@@ -14,6 +18,8 @@ import { startTestStack, type TestStack } from './helpers/stack.js';
 let receiver: OtlpReceiver;
 let site: Awaited<ReturnType<typeof startCrawlSite>>;
 let stack: TestStack;
+/** The traced crawl of the first test, whose history the last one replays. */
+let tracedCrawlId: string | undefined;
 
 const pages = { '/': ['/a', '/b'], '/a': ['/b'], '/b': [] };
 
@@ -39,6 +45,7 @@ describe('traces', () => {
   it('follows a crawl in one trace: API request → workflow → lane → each page fetch, convert and store', async () => {
     const { id, status } = await crawlToEnd(stack, { url: site.url });
     expect(status).toMatchObject({ status: 'completed', completed: 3 });
+    tracedCrawlId = id;
 
     const start = await waitFor(() => receiver.spans.find((s) => s.name === 'StartWorkflow:crawl' && s.attributes.temporalWorkflowId === `crawl-${id}`));
     // The workflow's span is sent when the workflow ends, after the crawl reads `completed`.
@@ -98,4 +105,11 @@ describe('traces', () => {
     expect(one(trace, 'page.store')).toMatchObject({ parentSpanId: served.spanId, attributes: { 'pagewright.pages': 1, 'pagewright.documents': 1 } });
     expect(trace.map((s) => s.name).sort()).toEqual(['POST /scrape', 'POST /scrape', 'POST /v1/scrape', 'page', 'page.convert', 'page.fetch', 'page.store']);
   });
+
+  it('replays a traced crawl\'s history on a worker with tracing off, without a determinism error', async () => {
+    expect(tracedCrawlId).toBeDefined();
+    const history = await stack.api.deps.temporal.workflow.getHandle(`crawl-${tracedCrawlId}`).fetchHistory();
+    const { sinks } = temporalWorkerTracing(noTracing);
+    await expect(Worker.runReplayHistory({ workflowBundle: await bundleWorkflows(), sinks }, history, `crawl-${tracedCrawlId}`)).resolves.toBeUndefined();
+  }, 120_000);
 });
