@@ -30,10 +30,12 @@ COPY browser-service ./browser-service
 COPY prisma ./prisma
 COPY scripts ./scripts
 # The workflow bundle is built here, from the image's code: workers load it (WORKFLOW_BUNDLE_PATH)
-# instead of bundling at start.
+# instead of bundling at start. Workers with traces on (OTEL_EXPORTER_OTLP_ENDPOINT) load the
+# -traced one (README "Traces").
 RUN rm -rf prisma/generated \
  && node_modules/.bin/tsx scripts/prisma-generate.ts \
  && node_modules/.bin/tsx scripts/bundle-workflows.ts dist/workflow-bundle.js \
+ && node_modules/.bin/tsx scripts/bundle-workflows.ts --tracing dist/workflow-bundle-traced.js \
  && npm prune --omit=dev --no-audit --no-fund
 
 ENV NODE_ENV=production \

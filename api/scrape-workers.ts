@@ -10,7 +10,7 @@ import { SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRe
 import { announcedUrl } from '../core/scrape-announcement.js';
 import { ApiError, ScrapeFailedError, ScrapeTimeoutError, ServiceUnavailableError } from '../core/errors.js';
 import { failureAnswer } from '../core/failures.js';
-import { noTracing, SpanKind, type Tracing } from '../telemetry/tracing.js';
+import { noTracing, type Tracing } from '../telemetry/tracing.js';
 
 const LIST_TTL_MS = 1_000;
 
@@ -75,7 +75,7 @@ export class ScrapeWorkers {
 
   /** One worker's answer; `unavailable` when it could not take the scrape (gone, stopping) and another may. */
   private call(url: string, input: ScrapeInput, signal: AbortSignal, timeoutMs: number): Promise<{ result?: ScrapeResult; unavailable?: Error }> {
-    return this.tracing.span('POST /scrape', () => this.callTraced(url, input, signal, timeoutMs), { kind: SpanKind.CLIENT, attributes: { 'url.full': `${url}${SCRAPE_ENDPOINT_PATH}`, 'pagewright.scrape_id': input.scrapeId } });
+    return this.tracing.span('POST /scrape', () => this.callTraced(url, input, signal, timeoutMs), { kind: 'client', attributes: { 'url.full': `${url}${SCRAPE_ENDPOINT_PATH}`, 'pagewright.scrape_id': input.scrapeId } });
   }
 
   private async callTraced(url: string, input: ScrapeInput, signal: AbortSignal, timeoutMs: number): Promise<{ result?: ScrapeResult; unavailable?: Error }> {

@@ -123,7 +123,7 @@ export const settings = {
   TEMPORAL_TLS_SERVER_NAME: { schema: { type: 'string', minLength: 1 }, doc: 'Override of the TLS server name (SNI).' },
   WORKFLOW_BUNDLE_PATH: {
     schema: { type: 'string', minLength: 1 },
-    doc: 'Workflow bundle built by scripts/bundle-workflows.ts from the same code; the worker loads it instead of bundling its workflows at start (faster start, ~90 MiB less memory). Unset: bundled at start.',
+    doc: 'Workflow bundle built by scripts/bundle-workflows.ts from the same code; the worker loads it instead of bundling its workflows at start (faster start, ~90 MiB less memory). Unset: bundled at start. With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), build it with `--tracing` (the image has `dist/workflow-bundle-traced.js`), or the worker bundles at start.',
   },
   WORKER_CONCURRENCY: {
     schema: positiveInt,

@@ -5,11 +5,13 @@
  * schedule; an activity's span continues it on the worker (telemetry/temporal-worker.ts), so a
  * lane's page spans belong to the request that started the crawl.
  */
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
+import type * as ClientInterceptorsModule from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import type { ClientInterceptors } from '@temporalio/client';
-import type { Tracing } from './tracing.js';
+import { requireWhenTracing, type Tracing } from './tracing.js';
 
 /** For a Temporal `Client`: workflow starts, signals, queries and cancellations get spans and carry the trace. None when tracing is off. */
 export function temporalClientInterceptors(tracing: Tracing): ClientInterceptors | undefined {
-  return tracing.tracer ? { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] } : undefined;
+  if (!tracing.tracer) return undefined;
+  const { OpenTelemetryWorkflowClientInterceptor } = requireWhenTracing('@temporalio/interceptors-opentelemetry/lib/client') as typeof ClientInterceptorsModule;
+  return { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] };
 }

@@ -2,26 +2,32 @@
  * OpenTelemetry traces (README "Traces"): on only when OTEL_EXPORTER_OTLP_ENDPOINT is set. Each
  * process builds one `Tracing` from its settings and hands it to what makes spans (the API's request
  * middleware and Temporal client, the worker's activities, page pipeline and scrape endpoint). Off,
- * it is `noTracing`, whose `span` only calls its function: no SDK is loaded into use, no global is
- * registered, no span object is made.
+ * it is `noTracing`, whose `span` only calls its function: the OpenTelemetry packages are not even
+ * loaded (they are required here, when tracing starts), no global is registered, no span is made.
  *
  * The SDK is configured from our settings (core/config-table.ts), not from its own reading of the
  * environment. Spans go through a batch processor to one OTLP/HTTP exporter (JSON). Workflow spans
- * are made inside the workflow sandbox and reach the same processor through a sink (telemetry/temporal.ts).
+ * are made inside the workflow sandbox and reach the same processor through a sink (telemetry/temporal-worker.ts).
  */
-import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
+import type { Attributes, Span, SpanStatusCode, Tracer } from '@opentelemetry/api';
+import type * as ContextAsyncHooks from '@opentelemetry/context-async-hooks';
+import type * as OtelCore from '@opentelemetry/core';
+import type { ExportResult } from '@opentelemetry/core';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Resources from '@opentelemetry/resources';
+import type { IResource } from '@opentelemetry/resources';
+import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 
-export { SpanKind };
+/** Loads an OpenTelemetry package when tracing starts (they are CommonJS), so a process without tracing never does. */
+export const requireWhenTracing = createRequire(import.meta.url);
 
 export interface SpanOptions {
-  kind?: SpanKind;
+  kind?: 'internal' | 'server' | 'client';
   attributes?: Attributes;
   /**
    * Where the span's parent comes from: `active` (default) the span running now; `root` none (a new
@@ -33,8 +39,8 @@ export interface SpanOptions {
 export interface Tracing {
   /** The tracer, for the Temporal interceptors; undefined when tracing is off. */
   readonly tracer: Tracer | undefined;
-  /** Where finished spans go, with the resource naming this process: for workflow spans (telemetry/temporal.ts). */
-  readonly export: { processor: SpanProcessor; resource: Resource } | undefined;
+  /** Where finished spans go, with the resource naming this process: for workflow spans (telemetry/temporal-worker.ts). */
+  readonly export: { processor: SpanProcessor; resource: IResource } | undefined;
   /**
    * Run `fn` inside a new span, active for everything `fn` awaits. The span ends when `fn` settles;
    * a rejection marks it as an error. Off: `fn` runs with a span that records nothing.
@@ -47,7 +53,19 @@ export interface Tracing {
 }
 
 /** Records nothing: what `fn` gets when tracing is off. One shared object, made once. */
-const nothing: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+const nothing: Span = {
+  spanContext: () => ({ traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: 0 }),
+  setAttribute: () => nothing,
+  setAttributes: () => nothing,
+  addEvent: () => nothing,
+  addLink: () => nothing,
+  addLinks: () => nothing,
+  setStatus: () => nothing,
+  updateName: () => nothing,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
 
 export const noTracing: Tracing = {
   tracer: undefined,
@@ -57,10 +75,12 @@ export const noTracing: Tracing = {
   shutdown: async () => undefined,
 };
 
+const ERROR: SpanStatusCode.ERROR = 2;
+
 /** A server span's answer: its status code, and an error when it is a 5xx (as OpenTelemetry's HTTP conventions say). */
 export function answered(span: Span, status: number): void {
   span.setAttribute('http.response.status_code', status);
-  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  if (status >= 500) span.setStatus({ code: ERROR });
 }
 
 /** Parsed OTEL_EXPORTER_OTLP_HEADERS: `name=value,...`, values URL-decoded (as the OpenTelemetry spec writes them). */
@@ -86,22 +106,23 @@ let globalsRegistered = false;
  * global propagator. Registered once, by the first process part that turns tracing on (tests run an
  * API and workers in one process).
  */
-function registerGlobals(): void {
+function registerGlobals(api: typeof OtelApi, core: typeof OtelCore): void {
   if (globalsRegistered) return;
   globalsRegistered = true;
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const { AsyncLocalStorageContextManager } = requireWhenTracing('@opentelemetry/context-async-hooks') as typeof ContextAsyncHooks;
+  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  api.propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
 }
 
 /** An exporter that says once in the log that the collector refuses or cannot be reached, and once when it is back. */
-function reportingFailures(inner: SpanExporter, log: Logger, url: string): SpanExporter {
+function reportingFailures(inner: SpanExporter, log: Logger, url: string, ok: OtelCore.ExportResultCode): SpanExporter {
   let failing = false;
   return {
     export(spans: ReadableSpan[], done: (result: ExportResult) => void) {
       inner.export(spans, (result) => {
-        if (result.code !== ExportResultCode.SUCCESS && !failing) log.warn('trace export failing; spans are dropped until the collector answers', { url, error: result.error?.message });
-        else if (result.code === ExportResultCode.SUCCESS && failing) log.info('trace export works again', { url });
-        failing = result.code !== ExportResultCode.SUCCESS;
+        if (result.code !== ok && !failing) log.warn('trace export failing; spans are dropped until the collector answers', { url, error: result.error?.message });
+        else if (result.code === ok && failing) log.info('trace export works again', { url });
+        failing = result.code !== ok;
         done(result);
       });
     },
@@ -115,10 +136,16 @@ type TracingSettings = Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORT
 /** This process's tracing: `noTracing` unless OTEL_EXPORTER_OTLP_ENDPOINT is set. `role` names the service by default. */
 export function startTracing(config: TracingSettings, role: 'api' | 'worker', log: Logger): Tracing {
   if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return noTracing;
-  registerGlobals();
+  const api = requireWhenTracing('@opentelemetry/api') as typeof OtelApi;
+  const core = requireWhenTracing('@opentelemetry/core') as typeof OtelCore;
+  const { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = requireWhenTracing('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
+  const { OTLPTraceExporter } = requireWhenTracing('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
+  const { Resource } = requireWhenTracing('@opentelemetry/resources') as typeof Resources;
+  registerGlobals(api, core);
+
   const url = tracesUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const exporter = new OTLPTraceExporter({ url, headers: exportHeaders(config.OTEL_EXPORTER_OTLP_HEADERS), timeoutMillis: 10_000 });
-  const processor = new BatchSpanProcessor(reportingFailures(exporter, log, url), {
+  const processor = new BatchSpanProcessor(reportingFailures(exporter, log, url, core.ExportResultCode.SUCCESS), {
     scheduledDelayMillis: config.OTEL_BSP_SCHEDULE_DELAY,
     maxExportBatchSize: 512,
     // Beyond this many spans waiting (a collector that is down), new ones are dropped rather than held in memory.
@@ -132,6 +159,7 @@ export function startTracing(config: TracingSettings, role: 'api' | 'worker', lo
     spanProcessors: [processor],
   });
   const tracer = provider.getTracer('pagewright');
+  const kinds = { internal: api.SpanKind.INTERNAL, server: api.SpanKind.SERVER, client: api.SpanKind.CLIENT };
   log.info('tracing on', { url, service: resource.attributes['service.name'] });
 
   return {
@@ -139,13 +167,13 @@ export function startTracing(config: TracingSettings, role: 'api' | 'worker', lo
     export: { processor, resource },
     span(name, fn, options = {}) {
       const { parent = 'active' } = options;
-      const from = parent === 'active' ? context.active() : parent === 'root' ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, parent);
-      return tracer.startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, from, async (span) => {
+      const from = parent === 'active' ? api.context.active() : parent === 'root' ? api.ROOT_CONTEXT : api.propagation.extract(api.ROOT_CONTEXT, parent);
+      return tracer.startActiveSpan(name, { kind: kinds[options.kind ?? 'internal'], attributes: options.attributes }, from, async (span) => {
         try {
           return await fn(span);
         } catch (err) {
           span.recordException(err as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+          span.setStatus({ code: ERROR, message: (err as Error)?.message });
           throw err;
         } finally {
           span.end();
@@ -153,7 +181,7 @@ export function startTracing(config: TracingSettings, role: 'api' | 'worker', lo
       });
     },
     inject(headers) {
-      propagation.inject(context.active(), headers);
+      api.propagation.inject(api.context.active(), headers);
     },
     shutdown: () => provider.shutdown(),
   };

@@ -8,7 +8,7 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noTracing } from '../telemetry/tracing.js';
 import { temporalWorkerTracing } from '../telemetry/temporal-worker.js';
-import { bundleWorkflows } from '../worker/main.js';
+import { bundleTraces, bundleWorkflows } from '../worker/main.js';
 import { startCrawlSite } from './fixtures/crawl-site.js';
 import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver, type ReceivedSpan } from './fixtures/otlp-receiver.js';
 import { waitFor } from './fixtures/receiver.js';
@@ -106,10 +106,15 @@ describe('traces', () => {
     expect(trace.map((s) => s.name).sort()).toEqual(['POST /scrape', 'POST /scrape', 'POST /v1/scrape', 'page', 'page.convert', 'page.fetch', 'page.store']);
   });
 
-  it('replays a traced crawl\'s history on a worker with tracing off, without a determinism error', async () => {
+  it.each([
+    ['on (a worker restarted)', true],
+    ['off (tracing turned off on the workers)', false],
+  ])('replays a traced crawl\'s history with tracing %s, without a determinism error', async (_label, tracing) => {
     expect(tracedCrawlId).toBeDefined();
     const history = await stack.api.deps.temporal.workflow.getHandle(`crawl-${tracedCrawlId}`).fetchHistory();
+    const workflowBundle = await bundleWorkflows({ tracing });
+    expect(bundleTraces(workflowBundle)).toBe(tracing);
     const { sinks } = temporalWorkerTracing(noTracing);
-    await expect(Worker.runReplayHistory({ workflowBundle: await bundleWorkflows(), sinks }, history, `crawl-${tracedCrawlId}`)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle, sinks }, history, `crawl-${tracedCrawlId}`)).resolves.toBeUndefined();
   }, 120_000);
 });

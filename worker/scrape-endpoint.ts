@@ -18,7 +18,7 @@ import { announcement } from '../core/scrape-announcement.js';
 import type { ActivityDeps } from '../activities/deps.js';
 import { PageSlots } from '../activities/pipeline/slots.js';
 import { scrapeOnce, ScrapeRefused } from './scrape-once.js';
-import { answered, SpanKind } from '../telemetry/tracing.js';
+import { answered } from '../telemetry/tracing.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -69,7 +69,7 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string):
     });
     // The API's trace continues here (its `traceparent`), README "Traces".
     await deps.tracing.span('POST /scrape', (span) => serve(input, res, abandoned.signal).finally(() => answered(span, res.statusCode)), {
-      kind: SpanKind.SERVER,
+      kind: 'server',
       parent: req.headers,
       attributes: { 'pagewright.scrape_id': input.scrapeId },
     });

@@ -1,9 +1,10 @@
 /**
  * Workflow interceptors for traces (README "Traces"; telemetry/temporal.ts has the client and worker
- * side). Bundled with every workflow (worker/main.ts bundleWorkflows), but a workflow is traced only
- * when whoever started it passed a trace context in its headers, that is, when tracing was on where
- * it started. Any other workflow runs exactly as without these interceptors: no span, no sink call,
- * no extra await, so histories recorded before tracing existed replay unchanged.
+ * side). In the workflow bundle only when tracing is on (worker/main.ts bundleWorkflows), and even
+ * then a workflow is traced only when whoever started it passed a trace context in its headers, that
+ * is, when tracing was on where it started. Any other workflow runs exactly as without these
+ * interceptors: no span, no sink call, no extra await, so histories recorded before tracing existed
+ * replay unchanged (and traced histories replay on a bundle without them: test/traces.test.ts).
  *
  * A traced workflow's spans (RunWorkflow, StartActivity, StartChildWorkflow, ContinueAsNew...) are
  * the OpenTelemetry interceptors' own; its activities, children and next run inherit the trace

@@ -7,7 +7,7 @@
  * nobody outside decides our trace ids or sampling.
  */
 import type { Middleware } from 'koa';
-import { answered, SpanKind, type Tracing } from '../../telemetry/tracing.js';
+import { answered, type Tracing } from '../../telemetry/tracing.js';
 import type { AppState } from '../route.js';
 
 export function traceRequests(tracing: Tracing): Middleware<AppState> {
@@ -27,6 +27,6 @@ export function traceRequests(tracing: Tracing): Middleware<AppState> {
           answered(span, ctx.status);
         }
       },
-      { kind: SpanKind.SERVER, parent: 'root', attributes: { 'http.request.method': ctx.method, 'url.path': ctx.path } },
+      { kind: 'server', parent: 'root', attributes: { 'http.request.method': ctx.method, 'url.path': ctx.path } },
     );
 }
