@@ -32,10 +32,12 @@ COPY telemetry ./telemetry
 COPY scripts ./scripts
 COPY dashboard ./dashboard
 # The workflow bundle is built here, from the image's code: workers load it (WORKFLOW_BUNDLE_PATH)
-# instead of bundling at start. The dashboard's front end is built too: the API serves dashboard/dist.
+# instead of bundling at start; workers with traces on (OTEL_EXPORTER_OTLP_ENDPOINT) load the
+# -traced one (README "Traces"). The dashboard's front end is built too: the API serves dashboard/dist.
 RUN rm -rf prisma/generated dashboard/dist \
  && node_modules/.bin/tsx scripts/prisma-generate.ts \
  && node_modules/.bin/tsx scripts/bundle-workflows.ts dist/workflow-bundle.js \
+ && node_modules/.bin/tsx scripts/bundle-workflows.ts --tracing dist/workflow-bundle-traced.js \
  && node_modules/.bin/tsx scripts/build-dashboard.ts \
  && npm prune --omit=dev --no-audit --no-fund
 

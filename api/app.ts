@@ -17,6 +17,7 @@ import { authenticate } from './middleware/auth.js';
 import { clientAddress, trustProxyOf } from './client-address.js';
 import { jsonBody } from './middleware/body.js';
 import { errorMiddleware } from './middleware/errors.js';
+import { traceRequests } from './middleware/trace.js';
 import { precompile } from './middleware/validate.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
@@ -77,6 +78,8 @@ export function createApp(deps: ApiDeps, routes: readonly RouteSpec[] = apiRoute
 
   const trust = trustProxyOf(deps.config.TRUST_PROXY);
   app.use(countRequests);
+  // Only with tracing on (README "Traces"): otherwise no middleware at all.
+  if (deps.tracing.tracer) app.use(traceRequests(deps.tracing));
   app.use(async (ctx, next) => {
     ctx.state.deps = deps;
     ctx.state.requestId = randomUUID();

@@ -6,6 +6,8 @@ import type { RequiredFor } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import { temporalConnectionOptions } from '../core/temporal-options.js';
 import { createPrisma, type PrismaClient } from '../prisma/client.js';
+import { temporalClientInterceptors } from '../telemetry/temporal.js';
+import { startTracing, type Tracing } from '../telemetry/tracing.js';
 import { ActivityLog } from './activity-log.js';
 import { connectRedis } from './redis.js';
 import { ScrapeWorkers } from './scrape-workers.js';
@@ -21,6 +23,8 @@ export interface ApiDeps {
   /** The dashboard's activity log, written in batches (api/activity-log.ts). */
   activityLog: ActivityLog;
   log: Logger;
+  /** Request spans and trace context for Temporal and the scrape endpoints (README "Traces"); `noTracing` when off. */
+  tracing: Tracing;
 }
 
 /**
@@ -42,8 +46,9 @@ export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps 
   const prisma = createPrisma(config.DATABASE_URL);
   const redis = connectRedis(config.REDIS_URL, log);
   const connection = Connection.lazy({ ...temporalConnectionOptions(config, readFileSync), interceptors: [makeGrpcRetryInterceptor(retries)] });
-  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const scrapeWorkers = new ScrapeWorkers(redis, config.TEMPORAL_TASK_QUEUE, config.SCRAPE_SERVICE_TOKEN);
+  const tracing = startTracing(config, 'api', log);
+  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: temporalClientInterceptors(tracing) });
+  const scrapeWorkers = new ScrapeWorkers(redis, config.TEMPORAL_TASK_QUEUE, config.SCRAPE_SERVICE_TOKEN, tracing);
   const activityLog = new ActivityLog(prisma, log);
   const unwatch = watchFrontier(() => frontierDepth(prisma));
   return {
@@ -54,10 +59,11 @@ export function createApiDeps(config: RequiredFor<'api'>, log: Logger): ApiDeps 
     scrapeWorkers,
     activityLog,
     log,
+    tracing,
     async close() {
       unwatch();
       await activityLog.close();
-      await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close(), scrapeWorkers.close()]);
+      await Promise.allSettled([prisma.$disconnect(), redis.quit(), connection.close(), scrapeWorkers.close(), tracing.shutdown()]);
     },
   };
 }

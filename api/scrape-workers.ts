@@ -10,6 +10,7 @@ import { SCRAPE_ENDPOINT_PATH, scrapeWorkersKey, type ScrapeInput, type ScrapeRe
 import { announcedUrl } from '../core/scrape-announcement.js';
 import { ApiError, ScrapeFailedError, ScrapeTimeoutError, ServiceUnavailableError } from '../core/errors.js';
 import { failureAnswer } from '../core/failures.js';
+import { noTracing, type Tracing } from '../telemetry/tracing.js';
 
 const LIST_TTL_MS = 1_000;
 
@@ -22,6 +23,8 @@ export class ScrapeWorkers {
     private readonly redis: Redis,
     taskQueue: string,
     private readonly token: string,
+    /** A client span per call, whose `traceparent` the worker continues (README "Traces"). */
+    private readonly tracing: Tracing = noTracing,
   ) {
     this.key = scrapeWorkersKey(taskQueue);
   }
@@ -71,12 +74,18 @@ export class ScrapeWorkers {
   }
 
   /** One worker's answer; `unavailable` when it could not take the scrape (gone, stopping) and another may. */
-  private async call(url: string, input: ScrapeInput, signal: AbortSignal, timeoutMs: number): Promise<{ result?: ScrapeResult; unavailable?: Error }> {
+  private call(url: string, input: ScrapeInput, signal: AbortSignal, timeoutMs: number): Promise<{ result?: ScrapeResult; unavailable?: Error }> {
+    return this.tracing.span('POST /scrape', () => this.callTraced(url, input, signal, timeoutMs), { kind: 'client', attributes: { 'url.full': `${url}${SCRAPE_ENDPOINT_PATH}`, 'pagewright.scrape_id': input.scrapeId } });
+  }
+
+  private async callTraced(url: string, input: ScrapeInput, signal: AbortSignal, timeoutMs: number): Promise<{ result?: ScrapeResult; unavailable?: Error }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' };
+    this.tracing.inject(headers);
     try {
       const res = await request(`${url}${SCRAPE_ENDPOINT_PATH}`, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify(input),
         signal,
         headersTimeout: 0,

@@ -128,7 +128,7 @@ export const settings = {
   TEMPORAL_TLS_SERVER_NAME: { schema: { type: 'string', minLength: 1 }, doc: 'Override of the TLS server name (SNI).' },
   WORKFLOW_BUNDLE_PATH: {
     schema: { type: 'string', minLength: 1 },
-    doc: 'Workflow bundle built by scripts/bundle-workflows.ts from the same code; the worker loads it instead of bundling its workflows at start (faster start, ~90 MiB less memory). Unset: bundled at start.',
+    doc: 'Workflow bundle built by scripts/bundle-workflows.ts from the same code; the worker loads it instead of bundling its workflows at start (faster start, ~90 MiB less memory). Unset: bundled at start. With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), build it with `--tracing` (the image has `dist/workflow-bundle-traced.js`), or the worker bundles at start.',
   },
   WORKER_CONCURRENCY: {
     schema: positiveInt,
@@ -333,6 +333,31 @@ export const settings = {
     schema: { type: 'integer', minimum: 0, maximum: 100000000 },
     default: 100,
     doc: 'Page credits per calendar month (UTC) for an account without a subscription, with billing on. With billing off, usage is unlimited.',
+  },
+  // Traces (OpenTelemetry; telemetry/tracing.ts, README "Traces"). Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. These
+  // use the standard OTEL_ names, but we read them here and hand the SDK explicit values.
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    schema: httpUrl,
+    doc: 'OTLP/HTTP collector base URL (`http://otel-collector:4318`): setting it turns tracing on in the API and the workers, which send spans as JSON to `<url>/v1/traces`. Unset: no tracing, at no cost.',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    schema: { type: 'string', pattern: '^[^=,\\s]+=[^,]*(,[^=,\\s]+=[^,]*)*$' },
+    secret: true,
+    doc: 'Headers sent with every span export, `name=value` pairs, comma-separated (`authorization=Bearer abc,x-team=ops`); a hosted backend\'s key goes here. Values are URL-decoded.',
+  },
+  OTEL_SERVICE_NAME: {
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    doc: 'The `service.name` on this process\'s spans. Unset: `pagewright-api` for the API, `pagewright-worker` for workers.',
+  },
+  OTEL_TRACES_SAMPLER_ARG: {
+    schema: { type: 'number', minimum: 0, maximum: 1 },
+    default: 1,
+    doc: 'Share of traces recorded, 0 to 1, decided where a trace starts (an API request): the rest of the trace follows that decision (OpenTelemetry\'s parentbased_traceidratio sampler).',
+  },
+  OTEL_BSP_SCHEDULE_DELAY: {
+    schema: { type: 'integer', minimum: 50, maximum: 60000 },
+    default: 5000,
+    doc: 'Finished spans are sent in batches at most this many ms after they end (or sooner, 512 at a time).',
   },
   PORT: { schema: port, default: 3002, doc: 'Browser service port.' },
   BROWSER_SERVICE_HOST: { schema: { type: 'string', minLength: 1 }, default: '127.0.0.1', doc: 'Interface the browser service listens on.' },

@@ -9,9 +9,9 @@ const roleNames = { api: 'API', worker: 'worker', browser: 'browser service', cl
 
 function describeType(schema: Record<string, unknown>): string {
   if (Array.isArray(schema.enum)) return (schema.enum as string[]).map((v) => `\`${v}\``).join(' \\| ');
-  if (schema.type === 'integer') {
+  if (schema.type === 'integer' || schema.type === 'number') {
     const range = [schema.minimum, schema.maximum].every((v) => v !== undefined) ? ` ${schema.minimum}–${schema.maximum}` : schema.minimum !== undefined ? ` ≥ ${schema.minimum}` : '';
-    return `integer${range}`;
+    return `${schema.type}${range}`;
   }
   if (schema.type === 'boolean') return 'boolean';
   if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^postgres')) return 'postgres URL';

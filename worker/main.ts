@@ -14,24 +14,45 @@ import { createActivities } from '../activities/index.js';
 import { startScrapeService } from './scrape-endpoint.js';
 import { freeLoopbackPort, temporalMetricsReader, temporalTelemetry } from './temporal-metrics.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from '../core/config.js';
-import { createLogger } from '../core/log.js';
+import { createLogger, type Logger } from '../core/log.js';
 import { pagesQueue } from '../core/contracts.js';
 import { laneSlots } from '../core/crawl/lanes.js';
 import { temporalConnectionOptions } from '../core/temporal-options.js';
 import { createPrisma } from '../prisma/client.js';
+import { startTracing } from '../telemetry/tracing.js';
+import { temporalWorkerTracing } from '../telemetry/temporal-worker.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+const workflowTracingPath = fileURLToPath(new URL('../workflows/tracing.ts', import.meta.url));
 
-/** Workflow sources use ESM `.js` specifiers for `.ts` files; teach the bundler to map them. */
-export async function bundleWorkflows(): Promise<WorkflowBundle> {
+/**
+ * Workflow sources use ESM `.js` specifiers for `.ts` files; teach the bundler to map them.
+ * `tracing`: with the workflow interceptors of traces (workflows/tracing.ts, README "Traces"). Only
+ * then: they bring the OpenTelemetry SDK into the sandbox, ~1.7 MB more code and ~40 MiB more
+ * resident memory for an idle worker (bench/worker-memory.ts --idle-only --prebuilt-bundle).
+ */
+export async function bundleWorkflows(options: { tracing?: boolean } = {}): Promise<WorkflowBundle> {
   return bundleWorkflowCode({
     workflowsPath,
+    workflowInterceptorModules: options.tracing ? [workflowTracingPath] : [],
     webpackConfigHook: (config) => ({
       ...config,
       resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
     }),
     logger: { trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), log() {} },
   });
+}
+
+/** Whether a bundle can trace workflows: it was built with `tracing`, so it holds the OpenTelemetry interceptors' code. */
+export function bundleTraces(bundle: WorkflowBundleOption): boolean {
+  return ('code' in bundle ? bundle.code : readFileSync(bundle.codePath, 'utf8')).includes('class OpenTelemetryInboundInterceptor');
+}
+
+/** The bundle to run: the one given, unless tracing is on and it cannot trace workflows; then one bundled now, with tracing. */
+async function workflowsFor(tracing: boolean, given: WorkflowBundleOption | undefined, log: Logger): Promise<WorkflowBundleOption> {
+  if (given && (!tracing || bundleTraces(given))) return given;
+  if (given) log.warn('tracing is on, but the workflow bundle was built without it (scripts/bundle-workflows.ts --tracing): bundling the workflows now, with tracing');
+  return bundleWorkflows({ tracing });
 }
 
 /** Slots for the light activities (discovery, bookkeeping, webhook deliveries): I/O-bound, short. */
@@ -54,7 +75,7 @@ export async function createWorker(options: {
   config: RequiredFor<'worker'>;
   connection: NativeConnection;
   deps: WorkerDeps;
-  /** Already bundled (tests share one), or a file from scripts/bundle-workflows.ts; else bundled now. */
+  /** Already bundled (tests share one), or a file from scripts/bundle-workflows.ts; else bundled now (also when tracing is on and it was built without). */
   workflowBundle?: WorkflowBundleOption;
   taskQueue?: string;
   /** More Prometheus text for the scrape endpoint's `GET /metrics` (the Temporal SDK's, from main()). */
@@ -64,7 +85,10 @@ export async function createWorker(options: {
   const taskQueue = options.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
   // Aborted when shutdown begins: lanes stop claiming and return, so their crawls move to other workers at once.
   const stopping = new AbortController();
-  const deps = activityDeps({ ...options.deps, stopping: stopping.signal });
+  // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces"): activity spans, workflow spans through the sink, page spans.
+  const tracing = startTracing(config, 'worker', options.deps.log);
+  const { interceptors, sinks } = temporalWorkerTracing(tracing);
+  const deps = activityDeps({ ...options.deps, stopping: stopping.signal, tracing });
   const { crawlLane, crawlPage, ...light } = createActivities(deps);
   // Scrapes come straight from the API to this endpoint (README "Scrape path"), not through Temporal.
   const scrapes = await startScrapeService(deps, taskQueue, { metrics: options.metrics });
@@ -74,10 +98,12 @@ export async function createWorker(options: {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue,
-    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+    workflowBundle: await workflowsFor(tracing.tracer !== undefined, options.workflowBundle, options.deps.log),
     activities: light,
     maxConcurrentActivityTaskExecutions: LIGHT_ACTIVITY_SLOTS,
     shutdownGraceTime,
+    interceptors,
+    sinks,
   });
   const pages = await Worker.create({
     connection,
@@ -87,6 +113,7 @@ export async function createWorker(options: {
     activities: { crawlLane, crawlPage },
     maxConcurrentActivityTaskExecutions: laneSlots(config.WORKER_CONCURRENCY),
     shutdownGraceTime,
+    interceptors,
   });
   const shutdown = () => {
     stopping.abort();
@@ -107,6 +134,7 @@ export async function createWorker(options: {
       return (await Promise.all(runs))[0]!;
     } finally {
       await scrapes.close();
+      await tracing.shutdown();
     }
   };
   return { run: () => both((w) => w.run()), shutdown, runUntil: (promise) => both((w) => w.runUntil(promise)) };

@@ -22,6 +22,7 @@ import type { ActivityDeps } from '../activities/deps.js';
 import { PageSlots } from '../activities/pipeline/slots.js';
 import { scrapeOnce, ScrapeRefused } from './scrape-once.js';
 import { METRICS_CONTENT_TYPE, metricsAllowed, metricsText } from '../telemetry/metrics.js';
+import { answered } from '../telemetry/tracing.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -87,12 +88,21 @@ export async function startScrapeService(deps: ActivityDeps, taskQueue: string, 
     res.on('close', () => {
       if (!res.writableFinished) abandoned.abort(new Error('The caller hung up'));
     });
+    // The API's trace continues here (its `traceparent`), README "Traces".
+    await deps.tracing.span('POST /scrape', (span) => serve(input, res, abandoned.signal).finally(() => answered(span, res.statusCode)), {
+      kind: 'server',
+      parent: req.headers,
+      attributes: { 'pagewright.scrape_id': input.scrapeId },
+    });
+  };
+
+  const serve = async (input: ScrapeInput, res: ServerResponse, abandoned: AbortSignal) => {
     let release: (() => void) | undefined;
     try {
-      release = await slots.acquire(abandoned.signal);
-      send(res, 200, await scrapeOnce(deps, input, abandoned.signal));
+      release = await slots.acquire(abandoned);
+      send(res, 200, await scrapeOnce(deps, input, abandoned));
     } catch (err) {
-      if (abandoned.signal.aborted) return;
+      if (abandoned.aborted) return;
       if (err instanceof ScrapeRefused) return send(res, err.status, err.refusal);
       // The exception's own words stay in the worker's log: callers get ours.
       log.error('scrape failed inside the worker', { scrapeId: input.scrapeId, error: (err as Error).message, stack: (err as Error).stack });

@@ -47,7 +47,7 @@ export async function scrapeOnce(deps: ActivityDeps, input: ScrapeInput, signal:
       });
       // `owner` is `key:<id>` for API-key callers (core/change-tracking.ts historyOwner): their account's usage counts the page.
       const apiKeyId = input.owner.startsWith('key:') ? input.owner.slice(4) : undefined;
-      const documentId = await storeScrapeDocument(prisma, input.scrapeId, document, { ttlSeconds: config.CRAWL_TTL_SECONDS, apiKeyId, cacheKey: input.cacheKey, cacheSeconds: config.CACHE_RETENTION_SECONDS });
+      const documentId = await deps.tracing.span('page.store', () => storeScrapeDocument(prisma, input.scrapeId, document, { ttlSeconds: config.CRAWL_TTL_SECONDS, apiKeyId, cacheKey: input.cacheKey, cacheSeconds: config.CACHE_RETENTION_SECONDS }), { attributes: { 'pagewright.pages': 1, 'pagewright.documents': 1 } });
       const row = { ...document, markdown: document.markdown ?? null, html: document.html ?? null, rawHtml: document.rawHtml ?? null, links: document.links ?? null, images: document.images ?? null, attributes: document.attributes ?? null, summary: document.summary ?? null, screenshot: document.screenshot ?? null, actions: document.actions ?? null, extract: document.extract ?? null, changeTracking: document.changeTracking ?? null };
       return { documentId, ...(document.warning ? { warning: document.warning } : {}), data: toPublicDocument(row, input.options.formats) };
     } catch (err) {

@@ -77,7 +77,16 @@ export function laneActivities(deps: ActivityDeps) {
         const batch = buffer;
         buffer = [];
         bufferSince = 0;
-        const result = await storeBatch(prisma, crawlId, batch, config.CRAWL_TTL_SECONDS, creditCheck(config));
+        // One span per batch (README "Traces"): the pages it settles, and the documents among them.
+        const result = await deps.tracing.span(
+          'page.store',
+          async (span) => {
+            const out = await storeBatch(prisma, crawlId, batch, config.CRAWL_TTL_SECONDS, creditCheck(config));
+            span.setAttribute('pagewright.documents', out.stored.length);
+            return out;
+          },
+          { attributes: { 'pagewright.pages': batch.length } },
+        );
         if (result.stopped) exit = 'stopped';
         stored += result.stored.length;
         if (result.admitted > 0) onCrawlProgress(crawlId);

@@ -24,6 +24,7 @@ import type { ChangeTracking } from '../../core/change-tracking.js';
 import type { PrismaClient } from '../../prisma/client.js';
 import { readSnapshot, trackChanges, type SnapshotWrite } from './change-tracking.js';
 import { fetchThroughProxies } from './through-proxies.js';
+import type { Tracing } from '../../telemetry/tracing.js';
 import { ActionFailedError, FetchFailedError, InvalidPageRequestError, PageError, parseRetryAfter, PageTimeoutError, ThrottledError, UnconvertibleContentError, UnsafeTargetError } from '../../core/failures.js';
 import { convertDuration, fetchDuration, pages, since } from '../../telemetry/metrics.js';
 
@@ -61,6 +62,8 @@ export interface PipelineDeps {
   prisma: PrismaClient;
   /** Without it, extraction is skipped and metadata.extractSkipped is true. */
   llm?: LlmSettings;
+  /** A `page` span per page, with `page.fetch` and `page.convert` inside (README "Traces"). */
+  tracing: Tracing;
 }
 
 /** The one warning rule: a non-2xx answer, includeTags that matched nothing, a failed extraction. */
@@ -105,23 +108,25 @@ function requestHeaders(options: PageOptions): Record<string, string> {
 }
 
 export function createPagePipeline(deps: PipelineDeps) {
-  const run = pageSteps(deps);
+  const { tracing } = deps;
+  return function runPage(job: PageJob): Promise<PageOutput> {
+    return tracing.span('page', () => runCountedPage(job), { attributes: { 'url.full': job.url } });
+  };
+
   /** Counted by kind, engine and outcome (telemetry/metrics.ts). */
-  return async function runPage(job: PageJob): Promise<PageOutput> {
+  async function runCountedPage(job: PageJob): Promise<PageOutput> {
     const kind = job.crawl ? 'crawl' : 'scrape';
     try {
-      const output = await run(job);
+      const output = await runSteps(job);
       pages.inc({ kind, engine: String(output.document.metadata.engine), outcome: 'ok' });
       return output;
     } catch (err) {
       pages.inc({ kind, engine: 'none', outcome: err instanceof PageError ? err.code : 'internal' });
       throw err;
     }
-  };
-}
+  }
 
-function pageSteps(deps: PipelineDeps) {
-  return async function runSteps(job: PageJob): Promise<PageOutput> {
+  async function runSteps(job: PageJob): Promise<PageOutput> {
     const remaining = job.deadline - Date.now();
     if (remaining < 250) throw new PageTimeoutError(job.timeoutMs);
     const budget = timeoutSignal(remaining);
@@ -156,7 +161,11 @@ function pageSteps(deps: PipelineDeps) {
     let proxy: ProxyMember | undefined;
     const fetchStart = performance.now();
     try {
-      ({ fetched, proxy } = await fetchThroughProxies(deps.engines, engineRequest, options));
+      ({ fetched, proxy } = await tracing.span('page.fetch', async (span) => {
+        const out = await fetchThroughProxies(deps.engines, engineRequest, options);
+        span.setAttributes({ 'pagewright.engine': out.fetched.engine, 'http.response.status_code': out.fetched.statusCode });
+        return out;
+      }));
     } catch (err) {
       throw engineFailure(err, job, budget);
     }
@@ -174,7 +183,7 @@ function pageSteps(deps: PipelineDeps) {
     const convertStart = performance.now();
     try {
       // Not modified: the last version is the page, with no conversion.
-      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent, attributes });
+      page = notModified ? { markdown: last.markdown, links: (last.links as string[] | null) ?? [], metadata: {} as Record<string, unknown>, includeTagsMatchedNothing: false } : await tracing.span('page.convert', () => deps.convert({ body: fetched.body, contentType: fetched.contentType, url: fetched.finalUrl, formats, includeTags: options.includeTags, excludeTags: options.excludeTags, onlyMainContent: options.onlyMainContent, attributes }));
     } catch (err) {
       throw conversionFailure(err);
     }
@@ -270,7 +279,7 @@ function pageSteps(deps: PipelineDeps) {
       },
       links: page.links ?? [],
     };
-  };
+  }
 }
 
 export type RunPage = ReturnType<typeof createPagePipeline>;

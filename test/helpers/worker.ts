@@ -9,7 +9,8 @@ import { createPrisma } from '../../prisma/client.js';
 import { bundleWorkflows, createWorker } from '../../worker/main.js';
 import { testConfig } from './env.js';
 
-let bundle: Promise<WorkflowBundle> | undefined;
+/** Bundles shared by the workers of a test file: one without the tracing interceptors, one with (README "Traces"). */
+const bundles = new Map<boolean, Promise<WorkflowBundle>>();
 
 export interface TestWorker {
   taskQueue: string;
@@ -21,10 +22,12 @@ export async function startTestWorker(env: Record<string, string | undefined> = 
   const prisma = createPrisma(config.DATABASE_URL);
   const browser = await startBrowserRuntime(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  if (!bundles.has(tracing)) bundles.set(tracing, bundleWorkflows({ tracing }));
   const worker = await createWorker({
     config,
     connection,
-    workflowBundle: await (bundle ??= bundleWorkflows()),
+    workflowBundle: await bundles.get(tracing)!,
     deps: { config, prisma, log: createLogger({ name: 'worker-test', level: 'error' }), engines: createEngineSet(config, browser.pool), convert: convertInline },
   });
   const running = worker.run();
