@@ -228,6 +228,14 @@ describe('NetworkPolicy', () => {
   });
 });
 
+describe('traces', () => {
+  const bundleOf = (r: Rendered) => containerOf(object(r, 'Deployment', name('worker'))).env!.find((e) => e.name === 'WORKFLOW_BUNDLE_PATH')?.value;
+  it("workers load the image's workflow bundle, and the traced one once an OTLP endpoint is configured", () => {
+    expect(bundleOf(helmTemplate([ciValues.minimal]))).toBe('/app/dist/workflow-bundle.js');
+    expect(bundleOf(helmTemplate([ciValues.minimal], { 'config.OTEL_EXPORTER_OTLP_ENDPOINT': 'http://collector:4318' }))).toBe('/app/dist/workflow-bundle-traced.js');
+  });
+});
+
 describe('autoscaling examples', () => {
   it('are off by default: no HorizontalPodAutoscaler, fixed replicas', () => {
     const r = helmTemplate([ciValues.minimal]);
