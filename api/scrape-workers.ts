@@ -105,8 +105,9 @@ export class ScrapeWorkers {
     }
   }
 
+  /** At shutdown, after the API drained its requests: a call still running belongs to a request that was cut, so it is ended, not awaited. */
   close(): Promise<void> {
-    return this.agent.close();
+    return this.agent.destroy();
   }
 }
 

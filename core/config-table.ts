@@ -86,6 +86,11 @@ export const settings = {
     default: 1048576,
     doc: 'Largest accepted JSON request body, in bytes; larger bodies get 413.',
   },
+  API_SHUTDOWN_GRACE_MS: {
+    schema: { type: 'integer', minimum: 0, maximum: 600000 },
+    default: 30000,
+    doc: 'On SIGTERM the API stops accepting requests and waits up to this many ms for those in flight (30 s: a scrape at the default timeout), then cuts the rest. Give the process manager longer (Kubernetes `terminationGracePeriodSeconds`, compose `stop_grace_period`).',
+  },
   // Rate limits per API key or paying address (x402), shared by all API replicas through Redis.
   // GCRA: a burst of up to N requests, then one every 60/N s; 0 switches the limit off. See api/rate-limit.ts.
   RATE_LIMIT_SCRAPE_PER_MIN: { schema: rateLimit, default: 100, doc: 'POST /v1/scrape requests per minute per caller (burst up to this many), searches included (one that scrapes its results counts 1 + limit); 0 = unlimited.' },

@@ -15,8 +15,7 @@ import { startTemporal } from '../scripts/infra/temporal.js';
 import { startCrawlSite, treeSite } from './fixtures/crawl-site.js';
 import { waitFor } from './fixtures/receiver.js';
 import { allDocuments, pathsOf, startCrawl, waitForCrawl } from './helpers/crawl.js';
-import { startTestStack, type TestStack } from './helpers/stack.js';
-import { uniqueTaskQueue } from './helpers/worker.js';
+import { startApiOnly, startTestStack, type TestStack } from './helpers/stack.js';
 import { spawnWorker, type WorkerProcess } from './helpers/worker-process.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -24,11 +23,10 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
 });
 
-/** An API on its own task queue, with no in-process worker: the workers are child processes. */
+/** An API with no in-process worker: the workers are child processes. */
 async function apiOnly(env: Record<string, string> = {}): Promise<TestStack> {
-  const stack = await startTestStack({ TEMPORAL_TASK_QUEUE: uniqueTaskQueue('durable'), ...env });
-  await stack.worker.stop(); // the in-process worker must not take part
-  cleanups.push(() => stack.api.close());
+  const stack = await startApiOnly(env);
+  cleanups.push(() => stack.close());
   return stack;
 }
 

@@ -55,6 +55,9 @@ async function workflowsFor(tracing: boolean, given: WorkflowBundleOption | unde
   return bundleWorkflows({ tracing });
 }
 
+/** On SIGTERM, in-flight pages may finish (or reach their next heartbeat) this long before they are cancelled. */
+export const SHUTDOWN_GRACE_TIME = '20s';
+
 /** Slots for the light activities (discovery, bookkeeping, webhook deliveries): I/O-bound, short. */
 export const LIGHT_ACTIVITY_SLOTS = 32;
 
@@ -92,8 +95,6 @@ export async function createWorker(options: {
   const { crawlLane, crawlPage, ...light } = createActivities(deps);
   // Scrapes come straight from the API to this endpoint (README "Scrape path"), not through Temporal.
   const scrapes = await startScrapeService(deps, taskQueue, { metrics: options.metrics });
-  // Let in-flight pages finish (or reach their next heartbeat) on SIGTERM before cancelling them.
-  const shutdownGraceTime = '20s';
   const main = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -101,7 +102,7 @@ export async function createWorker(options: {
     workflowBundle: await workflowsFor(tracing.tracer !== undefined, options.workflowBundle, options.deps.log),
     activities: light,
     maxConcurrentActivityTaskExecutions: LIGHT_ACTIVITY_SLOTS,
-    shutdownGraceTime,
+    shutdownGraceTime: SHUTDOWN_GRACE_TIME,
     interceptors,
     sinks,
   });
@@ -112,7 +113,7 @@ export async function createWorker(options: {
     // crawlPage: one page per activity, for crawl runs started before page lanes (workflows/crawl-per-page.ts).
     activities: { crawlLane, crawlPage },
     maxConcurrentActivityTaskExecutions: laneSlots(config.WORKER_CONCURRENCY),
-    shutdownGraceTime,
+    shutdownGraceTime: SHUTDOWN_GRACE_TIME,
     interceptors,
   });
   const shutdown = () => {

@@ -20,11 +20,15 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-/** `apiPort`: when the API's address must be known before it starts (an identity provider's redirect URI). */
-export async function startTestStack(env: Record<string, string | undefined> = {}, options: { apiPort?: number } = {}): Promise<TestStack> {
+/**
+ * `apiPort`: when the API's address must be known before it starts (an identity provider's redirect URI).
+ * `noWorker`: no worker in this process; the test runs its own on `worker.taskQueue` (see startApiOnly).
+ */
+export async function startTestStack(env: Record<string, string | undefined> = {}, options: { apiPort?: number; noWorker?: boolean } = {}): Promise<TestStack> {
   // Rate limits off: a test file may start more crawls a minute than a caller would (test/rate-limit.test.ts tests them).
   const shared = { ALLOW_PRIVATE_ADDRESSES: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...NO_RATE_LIMITS, ...env };
-  const [api, firstWorker] = await Promise.all([startTestApi({ env: shared, port: options.apiPort }), startTestWorker(shared)]);
+  const none: TestWorker = { taskQueue: shared.TEMPORAL_TASK_QUEUE, stop: async () => undefined };
+  const [api, firstWorker] = await Promise.all([startTestApi({ env: shared, port: options.apiPort }), options.noWorker ? none : startTestWorker(shared)]);
   let worker = firstWorker;
   const { key } = await createKey(api.deps.prisma, 'stack-test', TEST_PEPPER);
   const call = async (method: string, path: string, body?: unknown, as = key) => {
@@ -53,4 +57,12 @@ export async function startTestStack(env: Record<string, string | undefined> = {
       await worker.stop();
     },
   };
+}
+
+/**
+ * An API on a task queue of its own and no worker in this process: the test starts workers as child
+ * processes, like a deployment's, on `stack.worker.taskQueue`.
+ */
+export function startApiOnly(env: Record<string, string | undefined> = {}): Promise<TestStack> {
+  return startTestStack({ TEMPORAL_TASK_QUEUE: uniqueTaskQueue('processes'), ...env }, { noWorker: true });
 }
