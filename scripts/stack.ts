@@ -4,6 +4,7 @@
  *    a first API key, then the api, worker and browser service in the foreground; Ctrl-C stops all.
  *    Once the API answers, a crashed api, worker or browser service is restarted with backoff
  *    (scripts/infra/supervise.ts) and the rest keeps running; a crash before that fails `up`.
+ *    PostgreSQL, Redis and Temporal are restarted the same way once all three are up.
  *  - stop: stops a running `up` from another terminal, and anything a crashed `up` left behind.
  *  - test: `vitest run [args]`; the test infrastructure is started by test/global-setup.ts.
  */
@@ -49,8 +50,9 @@ async function up(cfg: StackConfig): Promise<void> {
   mkdirSync(dirs.logs, { recursive: true });
   writePidFile(dirs.run, 'stack', { pid: process.pid, ...self });
 
-  // Infrastructure, then apps; stopped in reverse, each layer in parallel.
-  const infra: Stoppable[] = [];
+  // Infrastructure, then apps; stopped in reverse, each layer in parallel. The servers while
+  // starting; their supervisors once all three are up.
+  let infra: Stoppable[] = [];
   // The app processes while starting; their supervisors once the stack is up.
   let apps: Stoppable[] = [];
   let stopping = false;
@@ -90,6 +92,9 @@ async function up(cfg: StackConfig): Promise<void> {
     const problems = (await Promise.allSettled(starting)).flatMap((r) => (r.status === 'rejected' ? [message(r.reason)] : []));
     if (problems.length) throw new Error(problems.join('\n'));
     const [pg, redis, temporal] = await Promise.all(starting);
+    // From here on a server that dies is restarted with backoff, on its port and data, like the apps:
+    // the API and workers reconnect by themselves, and crawls carry on (Temporal keeps them in its SQLite file).
+    infra = [pg, redis, temporal].map((server) => supervise(server.child(), { restart: server.respawn, log: say }));
 
     const settings = stackEnv(readEnvFile(dirs.env), {
       databaseUrl: pg.url,

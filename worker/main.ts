@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { createConvertPool, defaultConvertThreads } from './convert-pool.js';
 import { createEngineSet } from '../activities/engines/index.js';
 import { startBrowserRuntime } from '../browser/runtime.js';
@@ -13,6 +13,7 @@ import { activityDeps, type WorkerDeps } from '../activities/deps.js';
 import { createActivities } from '../activities/index.js';
 import { startScrapeService } from './scrape-endpoint.js';
 import { freeLoopbackPort, temporalMetricsReader, temporalTelemetry } from './temporal-metrics.js';
+import { serverProbe, temporalLog } from './temporal-log.js';
 import { loadConfigOrExit, secretNames, type RequiredFor } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { pagesQueue } from '../core/contracts.js';
@@ -161,8 +162,11 @@ export async function ensureExpirySchedule(client: Client, taskQueue: string, sc
 async function main(): Promise<void> {
   const config = loadConfigOrExit('worker');
   const temporalMetricsPort = await freeLoopbackPort();
-  Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR'), telemetryOptions: temporalTelemetry(temporalMetricsPort) });
   const log = createLogger({ name: 'worker', level: config.LOG_LEVEL, secrets: secretNames.map((n) => (config as Record<string, unknown>)[n] as string) });
+  // The SDK's own log in ours, a Temporal outage said once rather than at every retry (worker/temporal-log.ts).
+  const probe = serverProbe(temporalConnectionOptions(config, readFileSync));
+  const sdkLog = temporalLog({ log, probe: probe.probe });
+  Runtime.install({ logger: sdkLog.logger, telemetryOptions: { ...temporalTelemetry(temporalMetricsPort), logging: sdkLog.logging } });
   if (config.ALLOW_PRIVATE_ADDRESSES) log.warn('ALLOW_PRIVATE_ADDRESSES is on: targets on loopback and private networks can be fetched. Development and tests only.');
   const prisma = createPrisma(config.DATABASE_URL);
   const browser = await startBrowserRuntime(config);
@@ -185,6 +189,8 @@ async function main(): Promise<void> {
   await connection.close();
   await browser.close();
   await prisma.$disconnect();
+  sdkLog.close();
+  await probe.close();
   log.info('worker stopped');
 }
 

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { spawnChild } from './child.js';
+import type { Restartable } from './supervise.js';
 import { ServiceStartError, waitUntilReady } from './ready.js';
 
 const run = promisify(execFile);
@@ -30,7 +31,7 @@ export interface PostgresOptions {
   timeoutMs?: number;
 }
 
-export interface PostgresHandle {
+export interface PostgresHandle extends Restartable {
   /** Connection string for `database`, as user `postgres`. */
   url: string;
   /** Connection string for the `postgres` maintenance database (for creating other databases). */
@@ -90,7 +91,8 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresH
   const fast = options.ephemeral ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {};
   const args = ['-D', dataDir, '-p', String(port), ...Object.entries({ ...settings, ...fast }).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
   // SIGINT is PostgreSQL's "fast" shutdown; SIGTERM would wait for every client to disconnect.
-  const child = spawnChild({ name: 'postgres', command: join(binDir, 'postgres'), args, logFile, pidDir: options.pidDir, stopSignal: 'SIGINT', ...user });
+  const spawn = () => spawnChild({ name: 'postgres', command: join(binDir, 'postgres'), args, logFile, pidDir: options.pidDir, stopSignal: 'SIGINT', ...user });
+  let child = spawn();
 
   const adminUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const query = async (sql: string, params: unknown[] = []) => {
@@ -114,6 +116,9 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresH
     url: `postgresql://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`,
     adminUrl,
     port,
+    child: () => child,
+    // After a crash PostgreSQL replays its WAL at start; a stale postmaster.pid does not stop it.
+    respawn: () => (child = spawn()),
     stop: () => child.stop(),
   };
 }

@@ -13,6 +13,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnChild, type Child } from './child.js';
+import type { Restartable } from './supervise.js';
 import { ServiceStartError, waitUntilReady } from './ready.js';
 
 export interface RedisOptions {
@@ -30,7 +31,7 @@ export interface RedisOptions {
   timeoutMs?: number;
 }
 
-export interface RedisHandle {
+export interface RedisHandle extends Restartable {
   url: string;
   port: number;
   /** Start it again after stop() (same port, same data); no-op when running. */
@@ -71,11 +72,12 @@ export async function startRedis(options: RedisOptions): Promise<RedisHandle> {
   writeFileSync(confFile, `requirepass ${password}\n`, { mode: 0o600 });
   chmodSync(confFile, 0o600);
   const args = [confFile, '--port', String(port), '--bind', '127.0.0.1', ...persistence];
+  const spawn = () => spawnChild({ name: options.name ?? 'redis', command: serverPath, args, logFile, pidDir: options.pidDir });
   let child: Child | undefined;
 
   const start = async () => {
     if (child?.running()) return;
-    child = spawnChild({ name: options.name ?? 'redis', command: serverPath, args, logFile, pidDir: options.pidDir });
+    child = spawn();
     try {
       await waitUntilReady('Redis', () => redisPing(port, password), { timeoutMs: options.timeoutMs ?? 60_000, child });
     } catch (err) {
@@ -88,6 +90,9 @@ export async function startRedis(options: RedisOptions): Promise<RedisHandle> {
     url: `redis://:${password}@127.0.0.1:${port}`,
     port,
     start,
+    child: () => child!,
+    // Same password and data directory: clients reconnect with the URL they have.
+    respawn: () => (child = spawn()),
     stop: async () => {
       await child?.stop();
     },

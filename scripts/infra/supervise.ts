@@ -1,5 +1,6 @@
 /**
- * Keeps one of `up`'s processes running: when it exits without being asked to, log which process,
+ * Keeps one of `up`'s processes running (the api, worker and browser service, and PostgreSQL, Redis
+ * and Temporal): when it exits without being asked to, log which process,
  * how it ended and the tail of its log, wait (exponential backoff), start it again. stop() ends the
  * process or cancels a pending restart, and an exit it caused is never reported as a crash.
  */
@@ -16,6 +17,17 @@ export interface BackoffOptions {
   healthyAfterMs: number;
   /** This many crashes in a row, none after a healthy run, is a crash loop: logged as one and retried every maxDelayMs. Default 5. */
   crashLoopAfter: number;
+}
+
+/**
+ * A server of the stack that can be started again as it was (same command, port and data), so a
+ * supervisor can restart it: `supervise(server.child(), { restart: server.respawn, ... })`.
+ */
+export interface Restartable {
+  /** The current run. */
+  child(): Child;
+  /** Start it again, without waiting for it to be ready; becomes the current run. */
+  respawn(): Child;
 }
 
 export const defaultBackoff: BackoffOptions = { initialDelayMs: 1000, maxDelayMs: 30_000, healthyAfterMs: 60_000, crashLoopAfter: 5 };

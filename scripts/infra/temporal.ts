@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { jobSearchAttributes as crawlKeys } from '../../core/job-contracts.js';
 import { spawnChild } from './child.js';
+import type { Restartable } from './supervise.js';
 import { ServiceStartError, waitUntilReady } from './ready.js';
 
 /**
@@ -44,7 +45,7 @@ export interface TemporalOptions {
   timeoutMs?: number;
 }
 
-export interface TemporalHandle {
+export interface TemporalHandle extends Restartable {
   /** `host:port` for TEMPORAL_ADDRESS. */
   address: string;
   namespace: string;
@@ -85,7 +86,8 @@ export async function startTemporal(options: TemporalOptions): Promise<TemporalH
     '--log-format', 'text',
     ...(options.extraArgs ?? []),
   ];
-  const child = spawnChild({ name: 'temporal', command: options.cliPath, args, logFile, pidDir: options.pidDir });
+  const spawn = () => spawnChild({ name: 'temporal', command: options.cliPath, args, logFile, pidDir: options.pidDir });
+  let child = spawn();
   try {
     await waitUntilReady('Temporal', () => namespaceReady(address, namespace), { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 300, child });
   } catch (err) {
@@ -96,6 +98,9 @@ export async function startTemporal(options: TemporalOptions): Promise<TemporalH
     address,
     namespace,
     uiUrl: options.uiPort === undefined ? undefined : `http://127.0.0.1:${options.uiPort}`,
+    child: () => child,
+    // With a dbFile, workflows, timers and search attributes are all still there; without one it starts empty.
+    respawn: () => (child = spawn()),
     stop: () => child.stop(),
   };
 }
