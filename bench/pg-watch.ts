@@ -1,0 +1,97 @@
+/**
+ * What PostgreSQL does during a measured window, for the scale benches (bench/frontier.ts,
+ * bench/scale-out.ts): its CPU from /proc (the postmaster, its live backends and the backends it has
+ * reaped), transactions committed and WAL written (pg_stat_database, pg_current_wal_lsn), and what
+ * its active backends wait on, sampled from pg_stat_activity every `intervalMs` (default 20 ms) on a
+ * connection of its own. PostgreSQL 15 keeps no cumulative lock-wait time, so sampling is the
+ * measure: backends seen waiting on `Lock` × the interval estimates the lock-wait time.
+ */
+import pg from 'pg';
+import { cpuMs } from './crawl-measure.js';
+
+export interface PgReading {
+  at: number;
+  /** CPU ms of every postgres process so far. */
+  cpuMs: number;
+  commits: number;
+  /** WAL position, bytes. */
+  walBytes: number;
+}
+
+export interface WaitSamples {
+  samples: number;
+  intervalMs: number;
+  /** Backend-samples per `wait_event_type:wait_event` (`CPU` when active and not waiting), over the window. */
+  byEvent: Map<string, number>;
+}
+
+export interface PgWatch {
+  read(): Promise<PgReading>;
+  /** Starts sampling pg_stat_activity; `stop()` returns what was seen. */
+  sampleWaits(intervalMs?: number): { stop(): Promise<WaitSamples> };
+  close(): Promise<void>;
+}
+
+export async function watchPostgres(url: string, postmasterPid: number): Promise<PgWatch> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const sampler = new pg.Client({ connectionString: url });
+  await sampler.connect();
+  const lsn = (text: string) => {
+    const [hi, lo] = text.split('/');
+    return Number.parseInt(hi, 16) * 2 ** 32 + Number.parseInt(lo, 16);
+  };
+  return {
+    async read() {
+      const { rows } = await client.query<{ commits: string; lsn: string }>(
+        'SELECT xact_commit::text AS commits, pg_current_wal_lsn()::text AS lsn FROM pg_stat_database WHERE datname = current_database()',
+      );
+      return { at: performance.now(), cpuMs: cpuMs(postmasterPid, true), commits: Number(rows[0].commits), walBytes: lsn(rows[0].lsn) };
+    },
+    sampleWaits(intervalMs = 20) {
+      const byEvent = new Map<string, number>();
+      let samples = 0;
+      let stopped = false;
+      const loop = (async () => {
+        while (!stopped) {
+          const next = performance.now() + intervalMs;
+          const { rows } = await sampler.query<{ event: string; n: number }>(
+            `SELECT COALESCE(wait_event_type || ':' || wait_event, 'CPU') AS event, count(*)::int AS n
+             FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY 1`,
+          );
+          samples++;
+          for (const r of rows) byEvent.set(r.event, (byEvent.get(r.event) ?? 0) + r.n);
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+        }
+      })();
+      return {
+        async stop() {
+          stopped = true;
+          await loop;
+          return { samples, intervalMs, byEvent };
+        },
+      };
+    },
+    async close() {
+      await Promise.all([client.end(), sampler.end()]);
+    },
+  };
+}
+
+/** Backend-samples waiting on heavyweight locks (`Lock:*`: rows, transaction ids, tuples). */
+export function lockSamples(w: WaitSamples): number {
+  let n = 0;
+  for (const [event, count] of w.byEvent) if (event.startsWith('Lock:')) n += count;
+  return n;
+}
+
+/** The `top` most seen events, as "event share%" over all backend-samples. */
+export function topWaits(w: WaitSamples, top = 4): string {
+  const total = [...w.byEvent.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return 'none active';
+  return [...w.byEvent]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([event, n]) => `${event} ${((100 * n) / total).toFixed(0)}%`)
+    .join(', ');
+}
