@@ -19,7 +19,6 @@ import { activityDeps } from '../activities/deps.js';
 import type { RunPage } from '../activities/pipeline/pipeline.js';
 import { fetchEngine } from '../activities/engines/fetch.js';
 import { ProxyPools } from '../core/proxy-pools.js';
-import { LANE_WIDTH } from '../core/crawl/lanes.js';
 import { loadConfig } from '../core/config.js';
 import { urlKey } from '../core/url-key.js';
 import type { LaneInput, LaneResult } from '../core/job-contracts.js';
@@ -34,6 +33,8 @@ export interface LaneRequest {
   /** One entry per lane: the crawl it works on and its lane-run token. */
   lanes: Array<{ crawlId: string; token: string }>;
   lanesPerWorker: number;
+  /** Pages each lane holds at once (LaneInput.width). */
+  width: number;
   /** Each lane stops claiming after this long (its `maxMs`), finishes what it holds and returns. */
   runMs: number;
   /** Pages in the fixture site: links point below this. */
@@ -73,7 +74,7 @@ function noOpPipeline(sitePages: number, counter: { pages: number }): RunPage {
 
 async function main(request: LaneRequest): Promise<LaneReport> {
   const env = throwawayEnv('bench-frontier', { databaseUrl: request.databaseUrl, redisUrl: 'redis://127.0.0.1:1', temporalAddress: '127.0.0.1:1', temporalNamespace: 'default', chromiumPath: process.execPath });
-  const config = loadConfig('worker', { env: { ...env, WORKER_CONCURRENCY: String(request.lanesPerWorker * LANE_WIDTH) } });
+  const config = loadConfig('worker', { env: { ...env, WORKER_CONCURRENCY: String(request.lanesPerWorker * request.width) } });
   const log = createLogger({ name: 'bench-frontier', level: 'warn' });
   const counter = { pages: 0 };
   const runPage = noOpPipeline(request.sitePages, counter);
@@ -90,7 +91,7 @@ async function main(request: LaneRequest): Promise<LaneReport> {
   const runs = request.lanes.map(({ crawlId, token }, i) => {
     const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
     const lane = workers[Math.floor(i / request.lanesPerWorker)];
-    return env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: LANE_WIDTH, delayMs: 0, maxMs: request.runMs, taskQueue: '' });
+    return env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: request.width, delayMs: 0, maxMs: request.runMs, taskQueue: '' });
   });
   process.send?.({ type: 'started' });
   const results: LaneResult[] = await Promise.all(runs);

@@ -5,7 +5,7 @@
  * throwaway PostgreSQL started here (fsync off like the tests unless `--pg-fsync`). No Temporal.
  *
  *   npm run bench:frontier [-- --lanes 1,2,4,8,16,32,64 --modes one,spread --warmup 2 --seconds 6
- *                              --crawl-lanes 4 --lanes-per-worker 8 --drivers 1 --pg-fsync]
+ *                              --crawl-lanes 4 --lanes-per-worker 8 --drivers 1 --width 8 --pg-fsync --statements --lanes-profile DIR]
  *
  * Modes: `one`: every lane on one crawl (every batch store takes that crawl's row lock);
  * `spread`: lanes spread over crawls of `--crawl-lanes` lanes each (4: the default crawl's shape,
@@ -20,13 +20,14 @@
  * pg_stat_activity (sampled every 20 ms) × 20 ms / pages, an estimate of the time transactions spent
  * waiting for locks. Then where each mode stops scaling and what the machine was doing there.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createKey, DEFAULT_ACCOUNT_ID } from '../api/keys-store.js';
 import { decodeCrawlOptions } from '../core/schemas/decode.js';
 import { MAX_CRAWL_LIMIT } from '../core/schemas/crawl.js';
@@ -57,7 +58,13 @@ const { values: args } = parseArgs({
     'lanes-per-worker': { type: 'string', default: '8' },
     /** Processes running the lanes (split evenly). */
     drivers: { type: 'string', default: '1' },
+    /** Pages a lane holds (and stores per batch at most); crawls use at most LANE_WIDTH (8). */
+    width: { type: 'string', default: String(LANE_WIDTH) },
     'pg-fsync': { type: 'boolean', default: false },
+    /** Load pg_stat_statements and print, per row, the statements that took PostgreSQL's time. */
+    statements: { type: 'boolean', default: false },
+    /** Write a CPU profile of each lane process into this directory. */
+    'lanes-profile': { type: 'string' },
   },
 });
 const LANES = args.lanes.split(',').map(Number);
@@ -67,14 +74,15 @@ const MEASURE_MS = Number(args.seconds) * 1000;
 const CRAWL_LANES = Number(args['crawl-lanes']);
 const LANES_PER_WORKER = Number(args['lanes-per-worker']);
 const DRIVERS = Number(args.drivers);
-for (const [name, v] of [['warmup', WARMUP_MS], ['seconds', MEASURE_MS], ['crawl-lanes', CRAWL_LANES], ['lanes-per-worker', LANES_PER_WORKER], ['drivers', DRIVERS], ...LANES.map((n) => ['lanes', n] as const)] as const) {
+const WIDTH = Number(args.width);
+for (const [name, v] of [['width', WIDTH], ['warmup', WARMUP_MS], ['seconds', MEASURE_MS], ['crawl-lanes', CRAWL_LANES], ['lanes-per-worker', LANES_PER_WORKER], ['drivers', DRIVERS], ...LANES.map((n) => ['lanes', n] as const)] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
 }
 for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes: ${m} is not one of ${MODES.join(', ')}`);
 
 const ORIGIN = 'http://frontier.bench.test';
 /** URLs queued per crawl before its lanes start: the lanes' first claims, and links found on them land below this. */
-const SEEDED_PER_LANE = 4 * LANE_WIDTH * 16;
+const SEEDED_PER_LANE = 64 * Number(args.width);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Row {
@@ -96,6 +104,8 @@ interface Row {
   /** Mean active backends (running or waiting). */
   activeBackends: number;
   waits: string;
+  /** With --statements: per page, calls and ms (planning + execution) of the busiest statements. */
+  statements: Array<{ query: string; calls: number; ms: number }>;
 }
 
 /** The crawls of one row: rows, owners and a queued frontier of `seeded` URLs each. */
@@ -123,11 +133,16 @@ async function counters(prisma: PrismaClient, ids: string[]): Promise<{ claims: 
   return { claims: Number(r.claims), stores: Number(r.stores) };
 }
 
+/** Lane processes still running: killed if the bench fails midway. */
+const liveDrivers = new Set<ChildProcess>();
+
 function startDriver(request: LaneRequest): { pid: number; started: Promise<void>; done: Promise<LaneReport> } {
   const child = fork(fileURLToPath(new URL('./frontier-lanes.ts', import.meta.url)), [JSON.stringify(request)], {
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    execArgv: ['--import', import.meta.resolve('tsx'), ...(args['lanes-profile'] ? ['--cpu-prof', `--cpu-prof-dir=${args['lanes-profile']}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  liveDrivers.add(child);
+  child.once('exit', () => liveDrivers.delete(child));
   let started!: () => void;
   const startedP = new Promise<void>((resolve) => (started = resolve));
   const done = new Promise<LaneReport>((resolve, reject) => {
@@ -152,7 +167,7 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   const perDriver = Math.ceil(lanes / DRIVERS);
   const drivers: Array<ReturnType<typeof startDriver>> = [];
   for (let d = 0; d * perDriver < lanes; d++) {
-    drivers.push(startDriver({ databaseUrl, lanes: laneList.slice(d * perDriver, (d + 1) * perDriver), lanesPerWorker: LANES_PER_WORKER, runMs, sitePages: MAX_CRAWL_LIMIT }));
+    drivers.push(startDriver({ databaseUrl, lanes: laneList.slice(d * perDriver, (d + 1) * perDriver), lanesPerWorker: LANES_PER_WORKER, width: WIDTH, runMs, sitePages: MAX_CRAWL_LIMIT }));
   }
   await Promise.all(drivers.map((d) => d.started));
   const load1 = loadavg()[0];
@@ -160,10 +175,12 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   const driverCpu = () => drivers.reduce((a, d) => a + cpuMs(d.pid), 0);
   const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
   const before = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
+  if (args.statements) await prisma.$executeRawUnsafe('SELECT pg_stat_statements_reset()');
   const sampler = watch.sampleWaits(20);
   await sleep(MEASURE_MS);
   const waits = await sampler.stop();
   const after = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
+  const statements = args.statements ? await topStatements(prisma) : [];
   const reports = await Promise.all(drivers.map((d) => d.done));
   const exits = reports.flatMap((r) => Object.entries(r.exits));
   if (exits.some(([exit]) => exit !== 'rotate')) throw new Error(`lanes ended early (${exits.map(([e, n]) => `${n} ${e}`).join(', ')}): the frontier ran dry or a crawl stopped`);
@@ -197,7 +214,16 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
     lockWaitMsPerPage: (lockSamples(waits) * waits.intervalMs) / pages,
     activeBackends: active / waits.samples,
     waits: topWaits(waits),
+    statements: statements.map((st) => ({ ...st, calls: st.calls / pages, ms: st.ms / pages })),
   };
+}
+
+/** Statements by PostgreSQL's time (planning and execution, lock waits included) since the last reset. */
+async function topStatements(prisma: PrismaClient): Promise<Row['statements']> {
+  const rows = await prisma.$queryRaw<{ query: string; calls: bigint; ms: number }[]>`
+    SELECT regexp_replace(query, '[[:space:]]+', ' ', 'g') AS query, calls, total_exec_time + total_plan_time AS ms
+    FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY ms DESC LIMIT 12`;
+  return rows.map((r) => ({ query: r.query.slice(0, 110), calls: Number(r.calls), ms: r.ms }));
 }
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -221,6 +247,7 @@ function printRow(r: Row): void {
       `  ${r.waits}`,
     ].join(' '),
   );
+  for (const st of r.statements) console.log(`${pad(st.ms.toFixed(3), 30)} ms/page ${pad(st.calls.toFixed(3), 6)} calls/page  ${st.query}`);
 }
 
 /** Where a mode's stores/s peaked, and what was in the way there. */
@@ -243,10 +270,25 @@ chmodSync(root, 0o755); // PostgreSQL runs as the postgres user when we are root
 let failed = false;
 const stack = loadStackConfig();
 const pidDir = join(root, 'run');
-const pgHandle = await startPostgres({ dataDir: join(root, 'pg'), port: await freePort(), binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_frontier', ephemeral: !args['pg-fsync'], pidDir, timeoutMs: stack.STACK_READY_TIMEOUT_MS });
+const pgOptions = { dataDir: join(root, 'pg'), port: await freePort(), binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_frontier', ephemeral: !args['pg-fsync'], pidDir, timeoutMs: stack.STACK_READY_TIMEOUT_MS };
+let pgHandle = await startPostgres(pgOptions);
 try {
+  if (args.statements) {
+    // A preloaded library needs a restart: set it in the cluster's postgresql.auto.conf, then start again on the same data.
+    const admin = new pg.Client({ connectionString: pgHandle.url });
+    await admin.connect();
+    await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+    await admin.end();
+    await pgHandle.stop();
+    pgHandle = await startPostgres(pgOptions);
+  }
   await applyMigrations(pgHandle.url);
   const prisma = createPrisma(pgHandle.url);
+  if (args.statements) {
+    await prisma.$executeRawUnsafe('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await prisma.$executeRawUnsafe('ALTER SYSTEM SET pg_stat_statements.track_planning = on');
+    await prisma.$executeRawUnsafe('SELECT pg_reload_conf()');
+  }
   const postmaster = readPidFile(pidDir, 'postgres');
   if (!postmaster) throw new Error(`no pid file for postgres in ${pidDir}`);
   const watch = await watchPostgres(pgHandle.url, postmaster.pid);
@@ -258,7 +300,7 @@ try {
     own.push((await createKey(prisma, accountId, 'bench-frontier-pepper-0123456789', accountId)).id);
   }
   const cpuModel = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-  console.log(`frontier ceiling: no-op pages, lanes of ${LANE_WIDTH}, ${LANES_PER_WORKER} lanes per simulated worker (pool of 10 each), ${DRIVERS} lane process(es); ${WARMUP_MS / 1000} s warm-up + ${MEASURE_MS / 1000} s measured per row`);
+  console.log(`frontier ceiling: no-op pages, lanes of ${WIDTH}, ${LANES_PER_WORKER} lanes per simulated worker (pool of 10 each), ${DRIVERS} lane process(es); ${WARMUP_MS / 1000} s warm-up + ${MEASURE_MS / 1000} s measured per row`);
   console.log(`PostgreSQL 15, fsync ${args['pg-fsync'] ? 'on (synchronous commit)' : 'off (throwaway, as the tests)'}; ${availableParallelism()} cores (${cpuModel}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
   console.log(`cores: PostgreSQL/lanes/other work on the machine; lock: ms of lock wait per page (sampled); active: mean active backends; load: 1-min load average at row start\n`);
   console.log(`${pad('mode', 18)} ${pad('lanes', 5)} ${pad('crawls', 6)} ${pad('claims/s', 8)} ${pad('stores/s', 8)} ${pad('pg ms/p', 8)} ${pad('lane ms', 8)} ${pad('cores pg/ln/oth', 15)} ${pad('xact/p', 7)} ${pad('WAL B/p', 7)} ${pad('lock ms', 8)} ${pad('active', 6)} ${pad('load', 5)}  top waits (backend-samples)`);
@@ -278,6 +320,7 @@ try {
   console.error(err);
   failed = true;
 } finally {
+  for (const child of liveDrivers) child.kill('SIGKILL');
   await pgHandle.stop();
   rmSync(root, { recursive: true, force: true });
 }

@@ -37,6 +37,8 @@ export async function watchPostgres(url: string, postmasterPid: number): Promise
   await client.connect();
   const sampler = new pg.Client({ connectionString: url });
   await sampler.connect();
+  // A server stopped under a failed run must not crash the process through an unhandled 'error' event.
+  for (const c of [client, sampler]) c.on('error', () => {});
   const lsn = (text: string) => {
     const [hi, lo] = text.split('/');
     return Number.parseInt(hi, 16) * 2 ** 32 + Number.parseInt(lo, 16);

@@ -1,0 +1,169 @@
+/**
+ * Scale-out on one machine (issue 26): the same crawl through 1 API, then 2 API replicas behind a
+ * round-robin proxy (bench/round-robin.ts), with 1, 2 and 4 worker processes, every service process
+ * as deployed (bench/scale-stack.ts). On 2 cores this measures what coordination costs, not speed.
+ * Targets: from 1 to 4 workers, total CPU per page grows by at most 15 %, and no worker idles while
+ * pages are queued.
+ *
+ *   npm run bench:scale-out [-- --pages 20000 --warmup-pages 500 --workers 1,2,4 --apis 1,2
+ *                                --concurrency 16 --timeout 1200]
+ *
+ * Each configuration crawls `--pages` pages of bench/crawl-site.ts's site (8.5 KB, loopback) after an
+ * untimed `--warmup-pages` crawl, with maxConcurrency = `--concurrency` × workers, so every worker's
+ * lane slots (WORKER_CONCURRENCY = `--concurrency`: two lanes of 8) are filled. Printed per
+ * configuration: pages/s, CPU per page of every service process (from /proc: workers, APIs and proxy,
+ * PostgreSQL with its backends, Temporal, Redis) and PostgreSQL's share, the fixture site's own CPU
+ * (not counted: it stands for the internet), the rest of the machine's load, and each worker's pages
+ * (its GET /metrics) with the seconds it idled while URLs were queued. Every crawl must store each
+ * page once, and fetch each once.
+ *
+ * The processes share the host's network namespace: each in a namespace of its own would add a veth
+ * hop per connection but change nothing that is measured here, since every process still shares the
+ * same two cores, and they already share nothing but PostgreSQL, Redis and Temporal.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { installSignalCleanup } from '../scripts/infra/child.js';
+import { cpuMs, machineCpuMs } from './crawl-measure.js';
+import { startSite } from './crawl-site.js';
+import { startRoundRobin } from './round-robin.js';
+import { checkStored, describeIdle, idleTicks, watchCrawl } from './scale-crawl.js';
+import { startScaleStack, type ServiceProcess } from './scale-stack.js';
+
+const { values: args } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '20000' },
+    'warmup-pages': { type: 'string', default: '500' },
+    workers: { type: 'string', default: '1,2,4' },
+    apis: { type: 'string', default: '1,2' },
+    concurrency: { type: 'string', default: '16' },
+    timeout: { type: 'string', default: '1200' },
+  },
+});
+const PAGES = Number(args.pages);
+const WARMUP = Number(args['warmup-pages']);
+const WORKERS = args.workers.split(',').map(Number);
+const APIS = args.apis.split(',').map(Number);
+const CONCURRENCY = Number(args.concurrency);
+const TIMEOUT_MS = Number(args.timeout) * 1000;
+for (const [name, v] of [['pages', PAGES], ['warmup-pages', WARMUP], ['concurrency', CONCURRENCY], ['timeout', TIMEOUT_MS], ...WORKERS.map((n) => ['workers', n] as const), ...APIS.map((n) => ['apis', n] as const)] as const) {
+  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
+}
+
+interface Result {
+  apis: number;
+  workers: number;
+  load1: number;
+  pagesPerSec: number;
+  wallMs: number;
+  /** CPU ms per page by group, services only. */
+  cpu: Record<'workers' | 'api' | 'postgres' | 'temporal' | 'redis', number>;
+  siteCpu: number;
+  otherCores: number;
+  perWorker: Array<{ name: string; pages: number; idleS: number; idleWhen: string }>;
+}
+
+const total = (r: Result) => Object.values(r.cpu).reduce((a, b) => a + b, 0);
+
+function print(r: Result): void {
+  const c = r.cpu;
+  const perWorker = r.perWorker.map((w) => `${w.name} ${w.pages}${w.idleS > 0 ? ` (idle ${w.idleS.toFixed(0)} s while queued: ${w.idleWhen})` : ''}`).join(', ');
+  console.log(
+    `${r.apis} API${r.apis > 1 ? 's + proxy' : '        '} ${r.workers} worker(s): ${r.pagesPerSec.toFixed(1)} pages/s (${(r.wallMs / 1000).toFixed(1)} s); CPU ${total(r).toFixed(2)} ms/page ` +
+      `(workers ${c.workers.toFixed(2)}, API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)} = ${((100 * c.postgres) / total(r)).toFixed(1)} %, Temporal ${c.temporal.toFixed(2)}, Redis ${c.redis.toFixed(2)}); ` +
+      `site ${r.siteCpu.toFixed(2)} ms/page; other load ${r.otherCores.toFixed(2)} cores; load average ${r.load1.toFixed(1)} at start\n    pages by worker: ${perWorker}`,
+  );
+}
+
+installSignalCleanup();
+const root = mkdtempSync(join(tmpdir(), 'pagewright-scale-'));
+chmodSync(root, 0o755); // PostgreSQL runs as the postgres user when we are root.
+const site = await startSite({ '/site/': PAGES, '/warm/': WARMUP });
+let failed = false;
+try {
+  console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
+  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY });
+  try {
+    const apis: ServiceProcess[] = [];
+    const workers: ServiceProcess[] = [];
+    const results: Result[] = [];
+    for (const apiCount of APIS) {
+      while (apis.length < apiCount) apis.push(await stack.startApi(`api-${apis.length}`));
+      while (apis.length > apiCount) await apis.pop()!.child.stop();
+      const proxy = apiCount > 1 ? await startRoundRobin(apis.map((a) => a.url)) : undefined;
+      const apiUrl = proxy?.url ?? apis[0].url;
+      for (const workerCount of WORKERS) {
+        while (workers.length < workerCount) workers.push(await stack.startWorker(`worker-${workers.length}`));
+        while (workers.length > workerCount) await workers.pop()!.child.stop();
+        const request = { apiUrl, limit: WARMUP, maxConcurrency: CONCURRENCY * workerCount, timeoutMs: TIMEOUT_MS };
+        await watchCrawl(stack, { ...request, seed: `${site.origin}/warm/` }, () => workers);
+        await site.resetHits();
+        const processes: Array<[keyof Result['cpu'] | 'site', () => number]> = [
+          ...workers.map((w) => ['workers', () => cpuMs(w.child.pid!)] as [keyof Result['cpu'], () => number]),
+          ...apis.map((a) => ['api', () => cpuMs(a.child.pid!)] as [keyof Result['cpu'], () => number]),
+          ...(proxy ? [['api', () => cpuMs(proxy.pid)] as [keyof Result['cpu'], () => number]] : []),
+          ['postgres', () => cpuMs(stack.infra.postgres, true)],
+          ['temporal', () => cpuMs(stack.infra.temporal, true)],
+          ['redis', () => cpuMs(stack.infra.redis)],
+          ['site', () => cpuMs(site.pid)],
+        ];
+        const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
+        const load1 = loadavg()[0];
+        const before = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu() };
+        const crawl = await watchCrawl(stack, { ...request, limit: PAGES, seed: `${site.origin}/site/` }, () => workers);
+        const after = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu() };
+        const check = await checkStored(stack, crawl.id);
+        const hits = (await site.hits())['/site/'];
+        if (check.documents !== PAGES || check.lost !== 0 || check.storedTwice !== 0 || !check.gapFree || check.failed !== 0) throw new Error(`crawl ${crawl.id}: ${JSON.stringify(check)}; expected ${PAGES} pages stored once each`);
+        if (hits.distinct !== PAGES || hits.total !== PAGES) throw new Error(`the site served ${hits.total} requests for ${hits.distinct} pages; expected ${PAGES}, each once`);
+        const cpu = { workers: 0, api: 0, postgres: 0, temporal: 0, redis: 0 };
+        let siteCpu = 0;
+        processes.forEach(([group, ], i) => {
+          const ms = (after.cpu[i] - before.cpu[i]) / PAGES;
+          if (group === 'site') siteCpu = ms;
+          else cpu[group] += ms;
+        });
+        const counted = after.cpu.reduce((a, v, i) => a + v - before.cpu[i], 0) + after.self - before.self;
+        const idle = idleTicks(crawl.ticks);
+        const last = crawl.ticks.at(-1);
+        const result: Result = {
+          apis: apiCount,
+          workers: workerCount,
+          load1,
+          pagesPerSec: PAGES / (crawl.wallMs / 1000),
+          wallMs: crawl.wallMs,
+          cpu,
+          siteCpu,
+          otherCores: Math.max(0, after.machine - before.machine - counted) / crawl.wallMs,
+          perWorker: workers.map((w) => {
+            const { seconds, when } = describeIdle(idle.get(w.name) ?? []);
+            return { name: w.name, pages: (last?.pages.get(w.name) ?? 0) - (crawl.ticks[0].pages.get(w.name) ?? 0), idleS: seconds, idleWhen: when };
+          }),
+        };
+        print(result);
+        results.push(result);
+      }
+      proxy?.stop();
+    }
+    console.log('\nCPU per page against 1 worker (target: at most +15 % at 4 workers), and idling (target: none while pages are queued):');
+    for (const apiCount of APIS) {
+      const rows = results.filter((r) => r.apis === apiCount);
+      const base = rows.find((r) => r.workers === Math.min(...WORKERS));
+      for (const r of rows) {
+        const idleS = r.perWorker.reduce((a, w) => a + w.idleS, 0);
+        console.log(`  ${apiCount} API(s), ${r.workers} worker(s): ${total(r).toFixed(2)} ms/page, ${base ? `${((100 * total(r)) / total(base) - 100).toFixed(1)} %` : ''} against ${base?.workers} worker(s); worker-seconds idle while queued: ${idleS.toFixed(0)}`);
+      }
+    }
+  } finally {
+    await stack.stop();
+  }
+} catch (err) {
+  console.error(err);
+  failed = true;
+} finally {
+  await site.close();
+  rmSync(root, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
