@@ -44,6 +44,9 @@ export interface LaneRequest {
 export interface LaneReport {
   type: 'done';
   exits: Record<string, number>;
+  /** Lane runs that failed (and were run again), by the last line of their error. */
+  errors: Record<string, number>;
+  /** Pages stored by the lane runs that returned (a failed run's batches were rolled back or stored by its retry). */
   stored: number;
   /** Pages the no-op pipeline was asked for (claims that reached it). */
   pages: number;
@@ -88,17 +91,28 @@ async function main(request: LaneRequest): Promise<LaneReport> {
     const engines = { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers: [], proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) };
     workers.push(laneActivities({ ...activityDeps({ config, prisma, log, engines, convert: convertInline }), runPage }));
   }
-  const runs = request.lanes.map(({ crawlId, token }, i) => {
-    const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
+  const errors: Record<string, number> = {};
+  const until = Date.now() + request.runMs;
+  // A lane run that fails is retried with the same token until the row's time is up, as Temporal
+  // retries a failed activity (the retry takes its claims back first).
+  const runs = request.lanes.map(async ({ crawlId, token }, i): Promise<LaneResult> => {
     const lane = workers[Math.floor(i / request.lanesPerWorker)];
-    return env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: request.width, delayMs: 0, maxMs: request.runMs, taskQueue: '' });
+    for (;;) {
+      const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
+      try {
+        return await env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: request.width, delayMs: 0, maxMs: Math.max(0, until - Date.now()), taskQueue: '' });
+      } catch (err) {
+        const message = (err instanceof Error ? err.message : String(err)).trim().split('\n').at(-1)!.slice(0, 160);
+        errors[message] = (errors[message] ?? 0) + 1;
+      }
+    }
   });
   process.send?.({ type: 'started' });
   const results: LaneResult[] = await Promise.all(runs);
   await Promise.all(prismas.map((p) => p.$disconnect()));
   const exits: Record<string, number> = {};
   for (const r of results) exits[r.exit] = (exits[r.exit] ?? 0) + 1;
-  return { type: 'done', exits, stored: results.reduce((a, r) => a + r.stored, 0), pages: counter.pages };
+  return { type: 'done', exits, errors, stored: results.reduce((a, r) => a + r.stored, 0), pages: counter.pages };
 }
 
 const request = JSON.parse(process.argv[2] ?? '{}') as LaneRequest;

@@ -106,6 +106,8 @@ interface Row {
   waits: string;
   /** With --statements: per page, calls and ms (planning + execution) of the busiest statements. */
   statements: Array<{ query: string; calls: number; ms: number }>;
+  /** Lane runs that failed and were run again, by error. */
+  errors: Record<string, number>;
 }
 
 /** The crawls of one row: rows, owners and a queued frontier of `seeded` URLs each. */
@@ -144,15 +146,23 @@ function startDriver(request: LaneRequest): { pid: number; started: Promise<void
   liveDrivers.add(child);
   child.once('exit', () => liveDrivers.delete(child));
   let started!: () => void;
-  const startedP = new Promise<void>((resolve) => (started = resolve));
+  let failedToStart!: (err: Error) => void;
+  const startedP = new Promise<void>((resolve, reject) => ([started, failedToStart] = [resolve, reject]));
   const done = new Promise<LaneReport>((resolve, reject) => {
     let report: LaneReport | undefined;
     child.on('message', (m: { type: string }) => {
       if (m.type === 'started') started();
       else report = m as LaneReport;
     });
-    child.once('exit', (code) => (report && code === 0 ? resolve(report) : reject(new Error(`a lane process exited with code ${code} before reporting`))));
+    child.once('exit', (code) => {
+      const err = new Error(`a lane process exited with code ${code} before reporting`);
+      failedToStart(err);
+      if (report && code === 0) resolve(report);
+      else reject(err);
+    });
   });
+  // Awaited later; a process that dies first must fail the row there, not crash this one.
+  done.catch(() => undefined);
   return { pid: child.pid!, started: startedP, done };
 }
 
@@ -187,8 +197,14 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   // Every page the lanes reported stored is one document, once.
   const [check] = await prisma.$queryRaw<{ documents: bigint; completed: bigint }[]>`
     SELECT (SELECT count(*) FROM document WHERE job_id = ANY(${ids}::text[]))::bigint AS documents, (SELECT sum(completed) FROM job WHERE id = ANY(${ids}::text[]))::bigint AS completed`;
+  const errors: Record<string, number> = {};
+  for (const r of reports) for (const [message, n] of Object.entries(r.errors)) errors[message] = (errors[message] ?? 0) + n;
+  // Lane runs that failed stored some batches before (their own count is lost with them): compare with the crawls' counters.
   const stored = reports.reduce((a, r) => a + r.stored, 0);
-  if (Number(check.documents) !== stored || Number(check.completed) !== stored) throw new Error(`lanes stored ${stored} pages, the crawls count ${check.completed}, documents ${check.documents}`);
+  const failedRuns = Object.values(errors).reduce((a, b) => a + b, 0);
+  if (Number(check.documents) !== Number(check.completed) || (failedRuns === 0 && stored !== Number(check.documents))) {
+    throw new Error(`lanes stored ${stored} pages, the crawls count ${check.completed}, documents ${check.documents}`);
+  }
 
   const wallS = (after.pg.at - before.pg.at) / 1000;
   const pages = after.counts.stores - before.counts.stores;
@@ -215,6 +231,7 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
     activeBackends: active / waits.samples,
     waits: topWaits(waits),
     statements: statements.map((st) => ({ ...st, calls: st.calls / pages, ms: st.ms / pages })),
+    errors,
   };
 }
 
@@ -247,6 +264,7 @@ function printRow(r: Row): void {
       `  ${r.waits}`,
     ].join(' '),
   );
+  for (const [message, n] of Object.entries(r.errors)) console.log(`${pad(n, 30)} lane run(s) failed and were run again: ${message}`);
   for (const st of r.statements) console.log(`${pad(st.ms.toFixed(3), 30)} ms/page ${pad(st.calls.toFixed(3), 6)} calls/page  ${st.query}`);
 }
 
