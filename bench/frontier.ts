@@ -27,7 +27,6 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createKey, DEFAULT_ACCOUNT_ID } from '../api/keys-store.js';
 import { decodeCrawlOptions } from '../core/schemas/decode.js';
 import { MAX_CRAWL_LIMIT } from '../core/schemas/crawl.js';
@@ -43,7 +42,7 @@ import { freePort } from '../scripts/infra/ready.js';
 import { loadStackConfig } from '../scripts/stack-config.js';
 import { cpuMs, machineCpuMs } from './crawl-measure.js';
 import type { LaneReport, LaneRequest } from './frontier-lanes.js';
-import { lockSamples, topWaits, watchPostgres, type PgReading, type PgWatch } from './pg-watch.js';
+import { lockSamples, printStatements, resetStatements, startWithStatements, topStatements, topWaits, watchPostgres, type PgReading, type PgWatch, type StatementCost } from './pg-watch.js';
 
 const MODES = ['one', 'spread', 'spread-one-account'] as const;
 type Mode = (typeof MODES)[number];
@@ -105,7 +104,7 @@ interface Row {
   activeBackends: number;
   waits: string;
   /** With --statements: per page, calls and ms (planning + execution) of the busiest statements. */
-  statements: Array<{ query: string; calls: number; ms: number }>;
+  statements: StatementCost[];
   /** Lane runs that failed and were run again, by error. */
   errors: Record<string, number>;
 }
@@ -185,12 +184,12 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   const driverCpu = () => drivers.reduce((a, d) => a + cpuMs(d.pid), 0);
   const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
   const before = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
-  if (args.statements) await prisma.$executeRawUnsafe('SELECT pg_stat_statements_reset()');
+  if (args.statements) await resetStatements(databaseUrl);
   const sampler = watch.sampleWaits(20);
   await sleep(MEASURE_MS);
   const waits = await sampler.stop();
   const after = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
-  const statements = args.statements ? await topStatements(prisma) : [];
+  const statements = args.statements ? await topStatements(databaseUrl, after.counts.stores - before.counts.stores) : [];
   const reports = await Promise.all(drivers.map((d) => d.done));
   const exits = reports.flatMap((r) => Object.entries(r.exits));
   if (exits.some(([exit]) => exit !== 'rotate')) throw new Error(`lanes ended early (${exits.map(([e, n]) => `${n} ${e}`).join(', ')}): the frontier ran dry or a crawl stopped`);
@@ -230,17 +229,9 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
     lockWaitMsPerPage: (lockSamples(waits) * waits.intervalMs) / pages,
     activeBackends: active / waits.samples,
     waits: topWaits(waits),
-    statements: statements.map((st) => ({ ...st, calls: st.calls / pages, ms: st.ms / pages })),
+    statements,
     errors,
   };
-}
-
-/** Statements by PostgreSQL's time (planning and execution, lock waits included) since the last reset. */
-async function topStatements(prisma: PrismaClient): Promise<Row['statements']> {
-  const rows = await prisma.$queryRaw<{ query: string; calls: bigint; ms: number }[]>`
-    SELECT regexp_replace(query, '[[:space:]]+', ' ', 'g') AS query, calls, total_exec_time + total_plan_time AS ms
-    FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY ms DESC LIMIT 12`;
-  return rows.map((r) => ({ query: r.query.slice(0, 110), calls: Number(r.calls), ms: r.ms }));
 }
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -265,7 +256,7 @@ function printRow(r: Row): void {
     ].join(' '),
   );
   for (const [message, n] of Object.entries(r.errors)) console.log(`${pad(n, 30)} lane run(s) failed and were run again: ${message}`);
-  for (const st of r.statements) console.log(`${pad(st.ms.toFixed(3), 30)} ms/page ${pad(st.calls.toFixed(3), 6)} calls/page  ${st.query}`);
+  printStatements(r.statements, 20);
 }
 
 /** Where a mode's stores/s peaked, and what was in the way there. */
@@ -289,24 +280,10 @@ let failed = false;
 const stack = loadStackConfig();
 const pidDir = join(root, 'run');
 const pgOptions = { dataDir: join(root, 'pg'), port: await freePort(), binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_frontier', ephemeral: !args['pg-fsync'], pidDir, timeoutMs: stack.STACK_READY_TIMEOUT_MS };
-let pgHandle = await startPostgres(pgOptions);
+const pgHandle = args.statements ? await startWithStatements(() => startPostgres(pgOptions)) : await startPostgres(pgOptions);
 try {
-  if (args.statements) {
-    // A preloaded library needs a restart: set it in the cluster's postgresql.auto.conf, then start again on the same data.
-    const admin = new pg.Client({ connectionString: pgHandle.url });
-    await admin.connect();
-    await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-    await admin.end();
-    await pgHandle.stop();
-    pgHandle = await startPostgres(pgOptions);
-  }
   await applyMigrations(pgHandle.url);
   const prisma = createPrisma(pgHandle.url);
-  if (args.statements) {
-    await prisma.$executeRawUnsafe('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    await prisma.$executeRawUnsafe('ALTER SYSTEM SET pg_stat_statements.track_planning = on');
-    await prisma.$executeRawUnsafe('SELECT pg_reload_conf()');
-  }
   const postmaster = readPidFile(pidDir, 'postgres');
   if (!postmaster) throw new Error(`no pid file for postgres in ${pidDir}`);
   const watch = await watchPostgres(pgHandle.url, postmaster.pid);

@@ -7,6 +7,7 @@
  * measure: backends seen waiting on `Lock` × the interval estimates the lock-wait time.
  */
 import pg from 'pg';
+import type { PostgresHandle } from '../scripts/infra/postgres.js';
 import { cpuMs } from './crawl-measure.js';
 
 export interface PgReading {
@@ -96,4 +97,56 @@ export function topWaits(w: WaitSamples, top = 4): string {
     .slice(0, top)
     .map(([event, n]) => `${event} ${((100 * n) / total).toFixed(0)}%`)
     .join(', ');
+}
+
+/**
+ * pg_stat_statements on a server just started by `start` (a preloaded library needs a restart: set in
+ * the cluster's postgresql.auto.conf, then started again on the same data), planning time included.
+ */
+export async function startWithStatements(start: () => Promise<PostgresHandle>): Promise<PostgresHandle> {
+  const first = await start();
+  const admin = new pg.Client({ connectionString: first.url });
+  await admin.connect();
+  await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+  await admin.end();
+  await first.stop();
+  const handle = await start();
+  const client = new pg.Client({ connectionString: handle.url });
+  await client.connect();
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await client.query('ALTER SYSTEM SET pg_stat_statements.track_planning = on');
+  await client.query('SELECT pg_reload_conf()');
+  await client.end();
+  return handle;
+}
+
+export interface StatementCost {
+  query: string;
+  calls: number;
+  /** Planning and execution, lock waits included. */
+  ms: number;
+}
+
+export async function resetStatements(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('SELECT pg_stat_statements_reset()');
+  await client.end();
+}
+
+/** The `top` statements by PostgreSQL's time since the last reset, per `pages` (calls and ms per page). */
+export async function topStatements(url: string, pages: number, top = 12): Promise<StatementCost[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ query: string; calls: string; ms: number }>(
+    `SELECT regexp_replace(query, '[[:space:]]+', ' ', 'g') AS query, calls::text, total_exec_time + total_plan_time AS ms
+     FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY ms DESC LIMIT $1`,
+    [top],
+  );
+  await client.end();
+  return rows.map((r) => ({ query: r.query.slice(0, 110), calls: Number(r.calls) / pages, ms: r.ms / pages }));
+}
+
+export function printStatements(statements: StatementCost[], indent = 4): void {
+  for (const st of statements) console.log(`${' '.repeat(indent)}${st.ms.toFixed(3).padStart(8)} ms/page ${st.calls.toFixed(3).padStart(7)} calls/page  ${st.query}`);
 }

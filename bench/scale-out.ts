@@ -6,7 +6,7 @@
  * pages are queued.
  *
  *   npm run bench:scale-out [-- --pages 20000 --warmup-pages 500 --workers 1,2,4 --apis 1,2
- *                                --concurrency 16 --timeout 1200]
+ *                                --concurrency 16 --timeout 1200 --statements]
  *
  * Each configuration crawls `--pages` pages of bench/crawl-site.ts's site (8.5 KB, loopback) after an
  * untimed `--warmup-pages` crawl, with maxConcurrency = `--concurrency` × workers, so every worker's
@@ -29,6 +29,7 @@ import { installSignalCleanup } from '../scripts/infra/child.js';
 import { cpuMs, machineCpuMs } from './crawl-measure.js';
 import { startSite } from './crawl-site.js';
 import { startRoundRobin } from './round-robin.js';
+import { printStatements, resetStatements, topStatements } from './pg-watch.js';
 import { checkStored, describeIdle, idleTicks, watchCrawl } from './scale-crawl.js';
 import { startScaleStack, type ServiceProcess } from './scale-stack.js';
 
@@ -40,6 +41,8 @@ const { values: args } = parseArgs({
     apis: { type: 'string', default: '1,2' },
     concurrency: { type: 'string', default: '16' },
     timeout: { type: 'string', default: '1200' },
+    /** PostgreSQL with pg_stat_statements: print the statements that took its time in each measured crawl. */
+    statements: { type: 'boolean', default: false },
   },
 });
 const PAGES = Number(args.pages);
@@ -84,7 +87,7 @@ const site = await startSite({ '/site/': PAGES, '/warm/': WARMUP });
 let failed = false;
 try {
   console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
-  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY });
+  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY, statements: args.statements });
   try {
     const apis: ServiceProcess[] = [];
     const workers: ServiceProcess[] = [];
@@ -111,6 +114,7 @@ try {
         ];
         const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
         const load1 = loadavg()[0];
+        if (args.statements) await resetStatements(stack.databaseUrl);
         const before = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu() };
         const crawl = await watchCrawl(stack, { ...request, limit: PAGES, seed: `${site.origin}/site/` }, () => workers);
         const after = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu() };
@@ -143,6 +147,7 @@ try {
           }),
         };
         print(result);
+        if (args.statements) printStatements(await topStatements(stack.databaseUrl, PAGES, 8));
         results.push(result);
       }
       proxy?.stop();

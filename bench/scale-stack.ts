@@ -18,6 +18,7 @@ import { startTemporal } from '../scripts/infra/temporal.js';
 import { startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
 import { inheritedEnv, loadStackConfig, repoRoot, toolPath } from '../scripts/stack-config.js';
 import { createPrisma, type PrismaClient } from '../prisma/client.js';
+import { startWithStatements } from './pg-watch.js';
 
 export interface ServiceProcess {
   name: string;
@@ -37,7 +38,8 @@ export interface ScaleStack {
   stop(): Promise<void>;
 }
 
-export async function startScaleStack(options: { root: string; workerConcurrency: number }): Promise<ScaleStack> {
+/** `statements`: PostgreSQL with pg_stat_statements (bench/pg-watch.ts). */
+export async function startScaleStack(options: { root: string; workerConcurrency: number; statements?: boolean }): Promise<ScaleStack> {
   const { root } = options;
   const stack = loadStackConfig();
   const stops: Array<() => Promise<unknown>> = [];
@@ -49,7 +51,10 @@ export async function startScaleStack(options: { root: string; workerConcurrency
     const timeoutMs = stack.STACK_READY_TIMEOUT_MS;
     const pidDir = join(root, 'run');
     const [pg, redis, temporal] = await Promise.all([
-      startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_scale', ephemeral: true, pidDir, timeoutMs }),
+      (async () => {
+        const start = () => startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_scale', ephemeral: true, pidDir, timeoutMs });
+        return options.statements ? startWithStatements(start) : start();
+      })(),
       startRedis({ port: redisPort, serverPath: toolPath(stack.STACK_REDIS_SERVER), logFile: join(root, 'redis.log'), pidDir, timeoutMs }),
       startTemporal({ cliPath: toolPath(stack.STACK_TEMPORAL_CLI), port: temporalPort, logFile: join(root, 'temporal.log'), pidDir, timeoutMs }),
     ]);
