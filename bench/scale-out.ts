@@ -29,7 +29,7 @@ import { installSignalCleanup } from '../scripts/infra/child.js';
 import { cpuMs, machineCpuMs } from './crawl-measure.js';
 import { startSite } from './crawl-site.js';
 import { startRoundRobin } from './round-robin.js';
-import { printStatements, resetStatements, topStatements } from './pg-watch.js';
+import { printStatements, resetStatements, topStatements, watchPostgres } from './pg-watch.js';
 import { checkStored, describeIdle, idleTicks, watchCrawl } from './scale-crawl.js';
 import { startScaleStack, type ServiceProcess } from './scale-stack.js';
 
@@ -59,6 +59,9 @@ interface Result {
   apis: number;
   workers: number;
   load1: number;
+  /** PostgreSQL's WAL written and transactions committed, per page. */
+  walBytesPerPage: number;
+  commitsPerPage: number;
   pagesPerSec: number;
   wallMs: number;
   /** CPU ms per page by group, services only. */
@@ -75,7 +78,7 @@ function print(r: Result): void {
   const perWorker = r.perWorker.map((w) => `${w.name} ${w.pages}${w.idleS > 0 ? ` (idle ${w.idleS.toFixed(0)} s while queued: ${w.idleWhen})` : ''}`).join(', ');
   console.log(
     `${r.apis} API${r.apis > 1 ? 's + proxy' : '        '} ${r.workers} worker(s): ${r.pagesPerSec.toFixed(1)} pages/s (${(r.wallMs / 1000).toFixed(1)} s); CPU ${total(r).toFixed(2)} ms/page ` +
-      `(workers ${c.workers.toFixed(2)}, API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)} = ${((100 * c.postgres) / total(r)).toFixed(1)} %, Temporal ${c.temporal.toFixed(2)}, Redis ${c.redis.toFixed(2)}); ` +
+      `(workers ${c.workers.toFixed(2)}, API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)} = ${((100 * c.postgres) / total(r)).toFixed(1)} %, Temporal ${c.temporal.toFixed(2)}, Redis ${c.redis.toFixed(2)}); PostgreSQL wrote ${(r.walBytesPerPage / 1024).toFixed(1)} KiB of WAL and committed ${r.commitsPerPage.toFixed(2)} transactions per page; ` +
       `site ${r.siteCpu.toFixed(2)} ms/page; other load ${r.otherCores.toFixed(2)} cores; load average ${r.load1.toFixed(1)} at start\n    pages by worker: ${perWorker}`,
   );
 }
@@ -89,6 +92,7 @@ try {
   console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
   const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY, statements: args.statements });
   try {
+    const watch = await watchPostgres(stack.databaseUrl, stack.infra.postgres);
     const apis: ServiceProcess[] = [];
     const workers: ServiceProcess[] = [];
     const results: Result[] = [];
@@ -115,9 +119,9 @@ try {
         const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
         const load1 = loadavg()[0];
         if (args.statements) await resetStatements(stack.databaseUrl);
-        const before = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu() };
+        const before = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu(), pg: await watch.read() };
         const crawl = await watchCrawl(stack, { ...request, limit: PAGES, seed: `${site.origin}/site/` }, () => workers);
-        const after = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu() };
+        const after = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu(), pg: await watch.read() };
         const check = await checkStored(stack, crawl.id);
         const hits = (await site.hits())['/site/'];
         if (check.documents !== PAGES || check.lost !== 0 || check.storedTwice !== 0 || !check.gapFree || check.failed !== 0) throw new Error(`crawl ${crawl.id}: ${JSON.stringify(check)}; expected ${PAGES} pages stored once each`);
@@ -136,6 +140,8 @@ try {
           apis: apiCount,
           workers: workerCount,
           load1,
+          walBytesPerPage: (after.pg.walBytes - before.pg.walBytes) / PAGES,
+          commitsPerPage: (after.pg.commits - before.pg.commits) / PAGES,
           pagesPerSec: PAGES / (crawl.wallMs / 1000),
           wallMs: crawl.wallMs,
           cpu,
@@ -152,6 +158,7 @@ try {
       }
       proxy?.stop();
     }
+    await watch.close();
     console.log('\nCPU per page against 1 worker (target: at most +15 % at 4 workers), and idling (target: none while pages are queued):');
     for (const apiCount of APIS) {
       const rows = results.filter((r) => r.apis === apiCount);
