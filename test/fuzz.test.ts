@@ -16,7 +16,12 @@ import { repoRoot } from '../scripts/stack-config.js';
 const REQUESTS = 100;
 const out = mkdtempSync(join(tmpdir(), 'pagewright-fuzz-test-'));
 chmodSync(out, 0o755);
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+// Kept when the run failed: summary.json and each operation's schemathesis report name the failing case.
+let passed = false;
+afterAll(() => {
+  if (passed) rmSync(out, { recursive: true, force: true });
+  else console.log(`fuzz reports kept in ${out}`);
+});
 
 interface Summary {
   ok: boolean;
@@ -70,5 +75,6 @@ describe('fuzzing every operation of the OpenAPI document, and the dashboard', (
     expect(summary.shortOperations).toEqual([]);
     expect(summary.ok).toBe(true);
     expect(code).toBe(0);
+    passed = true;
   }, 600_000);
 });
