@@ -87,6 +87,12 @@ const KNOWN: { operationId: string; schemathesis?: string; recorder?: RegExp; wh
     schemathesis: 'ST201',
     why: 'as for startBatchScrape: a scrape target with more `urls` than maxItems (10,000) is larger than API_BODY_LIMIT_BYTES, so it gets the documented 413 before validation',
   })),
+  {
+    operationId: 'startCrawl',
+    schemathesis: 'ST201',
+    // Seen with seed 20261126 (schemathesis case o6njYw): a 2.6 MB body answered 413 payload_too_large.
+    why: 'a body whose strings break their maxLength (scrapeOptions.headers values, actions[].script) can exceed API_BODY_LIMIT_BYTES (1 MiB): the documented 413 comes before validation; schemathesis counts only 4xx codes other than 413 as a rejection',
+  },
 ];
 const knownFailure = (operationId: string, code: string) => KNOWN.some((k) => k.operationId === operationId && k.schemathesis === code);
 const knownViolation = (operationId: string, problem: string) => KNOWN.some((k) => k.operationId === operationId && k.recorder?.test(problem));
