@@ -86,11 +86,14 @@ export async function watchCrawl(stack: ScaleStack, request: CrawlRequest, worke
 }
 
 /**
- * The one-second ticks in which each worker did no crawl page although URLs were queued at the tick's
- * start, from the first tick in which any page was done (discovery and the first lane come before).
+ * The one-second ticks in which each worker did no crawl page although URLs were queued at the
+ * tick's start, from the first tick in which any page was done (discovery and the first lane come
+ * before). `enough`: the crawl's maxConcurrency. A tick that began with fewer URLs queued is marked
+ * `short`: the frontier held less than the lanes could take at once (a crawl's first seconds, when
+ * its lanes wait for links to be found), so a worker without pages then was not passed over.
  */
-export function idleTicks(ticks: Tick[]): Map<string, Array<{ from: number; to: number }>> {
-  const idle = new Map<string, Array<{ from: number; to: number }>>();
+export function idleTicks(ticks: Tick[], enough: number): Map<string, Array<{ from: number; to: number; short: boolean }>> {
+  const idle = new Map<string, Array<{ from: number; to: number; short: boolean }>>();
   const total = (t: Tick) => [...t.pages.values()].reduce<number>((a, b) => a + (b ?? 0), 0);
   const first = ticks.findIndex((t) => total(t) > total(ticks[0]));
   for (let i = Math.max(1, first); first >= 0 && i < ticks.length; i++) {
@@ -98,22 +101,24 @@ export function idleTicks(ticks: Tick[]): Map<string, Array<{ from: number; to: 
     for (const [name, pages] of b.pages) {
       if (!idle.has(name)) idle.set(name, []);
       const before = a.pages.get(name);
-      if (a.queued > 0 && pages !== undefined && before !== undefined && pages === before) idle.get(name)!.push({ from: a.at, to: b.at });
+      if (a.queued > 0 && pages !== undefined && before !== undefined && pages === before) idle.get(name)!.push({ from: a.at, to: b.at, short: a.queued < enough });
     }
   }
   return idle;
 }
 
-/** Idle ticks as seconds in all and as "12-14 s, 30-31 s" (since the POST). */
-export function describeIdle(spans: Array<{ from: number; to: number }>): { seconds: number; when: string } {
+/** Idle ticks as seconds in all and as "12-14 s, 30-31 s" (since the POST); `short`: of those, the ticks with fewer URLs queued than the lanes could take. */
+export function describeIdle(spans: Array<{ from: number; to: number; short: boolean }>): { seconds: number; shortSeconds: number; when: string } {
   const merged: Array<{ from: number; to: number }> = [];
   for (const s of spans) {
     const last = merged.at(-1);
     if (last && s.from - last.to < 1) last.to = s.to;
     else merged.push({ ...s });
   }
+  const seconds = (list: typeof spans) => list.reduce((a, s) => a + (s.to - s.from) / 1000, 0);
   return {
-    seconds: spans.reduce((a, s) => a + (s.to - s.from) / 1000, 0),
+    seconds: seconds(spans),
+    shortSeconds: seconds(spans.filter((s) => s.short)),
     when: merged.map((s) => `${(s.from / 1000).toFixed(0)}-${(s.to / 1000).toFixed(0)} s`).join(', '),
   };
 }

@@ -14,7 +14,8 @@
  * configuration: pages/s, CPU per page of every service process (from /proc: workers, APIs and proxy,
  * PostgreSQL with its backends, Temporal, Redis) and PostgreSQL's share, the fixture site's own CPU
  * (not counted: it stands for the internet), the rest of the machine's load, and each worker's pages
- * (its GET /metrics) with the seconds it idled while URLs were queued. Every crawl must store each
+ * (its GET /metrics) with the seconds it idled while URLs were queued (and how many of those began
+ * with fewer URLs queued than the crawl's lanes take at once). Every crawl must store each
  * page once, and fetch each once.
  *
  * The processes share the host's network namespace: each in a namespace of its own would add a veth
@@ -68,14 +69,14 @@ interface Result {
   cpu: Record<'workers' | 'api' | 'postgres' | 'temporal' | 'redis', number>;
   siteCpu: number;
   otherCores: number;
-  perWorker: Array<{ name: string; pages: number; idleS: number; idleWhen: string }>;
+  perWorker: Array<{ name: string; pages: number; idleS: number; shortS: number; idleWhen: string }>;
 }
 
 const total = (r: Result) => Object.values(r.cpu).reduce((a, b) => a + b, 0);
 
 function print(r: Result): void {
   const c = r.cpu;
-  const perWorker = r.perWorker.map((w) => `${w.name} ${w.pages}${w.idleS > 0 ? ` (idle ${w.idleS.toFixed(0)} s while queued: ${w.idleWhen})` : ''}`).join(', ');
+  const perWorker = r.perWorker.map((w) => `${w.name} ${w.pages}${w.idleS > 0 ? ` (idle ${w.idleS.toFixed(0)} s while queued, ${w.shortS.toFixed(0)} s of it with fewer URLs queued than the lanes take: ${w.idleWhen})` : ''}`).join(', ');
   console.log(
     `${r.apis} API${r.apis > 1 ? 's + proxy' : '        '} ${r.workers} worker(s): ${r.pagesPerSec.toFixed(1)} pages/s (${(r.wallMs / 1000).toFixed(1)} s); CPU ${total(r).toFixed(2)} ms/page ` +
       `(workers ${c.workers.toFixed(2)}, API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)} = ${((100 * c.postgres) / total(r)).toFixed(1)} %, Temporal ${c.temporal.toFixed(2)}, Redis ${c.redis.toFixed(2)}); PostgreSQL wrote ${(r.walBytesPerPage / 1024).toFixed(1)} KiB of WAL and committed ${r.commitsPerPage.toFixed(2)} transactions per page; ` +
@@ -134,7 +135,7 @@ try {
           else cpu[group] += ms;
         });
         const counted = after.cpu.reduce((a, v, i) => a + v - before.cpu[i], 0) + after.self - before.self;
-        const idle = idleTicks(crawl.ticks);
+        const idle = idleTicks(crawl.ticks, request.maxConcurrency);
         const last = crawl.ticks.at(-1);
         const result: Result = {
           apis: apiCount,
@@ -148,8 +149,8 @@ try {
           siteCpu,
           otherCores: Math.max(0, after.machine - before.machine - counted) / crawl.wallMs,
           perWorker: workers.map((w) => {
-            const { seconds, when } = describeIdle(idle.get(w.name) ?? []);
-            return { name: w.name, pages: (last?.pages.get(w.name) ?? 0) - (crawl.ticks[0].pages.get(w.name) ?? 0), idleS: seconds, idleWhen: when };
+            const { seconds, shortSeconds, when } = describeIdle(idle.get(w.name) ?? []);
+            return { name: w.name, pages: (last?.pages.get(w.name) ?? 0) - (crawl.ticks[0].pages.get(w.name) ?? 0), idleS: seconds, shortS: shortSeconds, idleWhen: when };
           }),
         };
         print(result);
@@ -165,7 +166,8 @@ try {
       const base = rows.find((r) => r.workers === Math.min(...WORKERS));
       for (const r of rows) {
         const idleS = r.perWorker.reduce((a, w) => a + w.idleS, 0);
-        console.log(`  ${apiCount} API(s), ${r.workers} worker(s): ${total(r).toFixed(2)} ms/page, ${base ? `${((100 * total(r)) / total(base) - 100).toFixed(1)} %` : ''} against ${base?.workers} worker(s); worker-seconds idle while queued: ${idleS.toFixed(0)}`);
+        const shortS = r.perWorker.reduce((a, w) => a + w.shortS, 0);
+        console.log(`  ${apiCount} API(s), ${r.workers} worker(s): ${total(r).toFixed(2)} ms/page, ${base ? `${((100 * total(r)) / total(base) - 100).toFixed(1)} %` : ''} against ${base?.workers} worker(s); worker-seconds idle while queued: ${idleS.toFixed(0)} (${(idleS - shortS).toFixed(0)} with at least maxConcurrency URLs queued)`);
       }
     }
   } finally {

@@ -23,14 +23,10 @@ export const meteringCtes = (pages: number) => Prisma.sql`
     ON CONFLICT (api_key_id, day) DO UPDATE SET pages = usage_key_day.pages + EXCLUDED.pages RETURNING 1),
   credits AS (UPDATE account_billing SET credits_used = credits_used + ${pages} WHERE account_id IN (SELECT account_id FROM owner) RETURNING 1)`;
 
-/** Count `pages` for the account of the crawl's (or batch's) key. */
-export async function meterCrawlPages(tx: Tx, crawlId: string, pages: number): Promise<void> {
-  if (pages <= 0) return;
-  await tx.$executeRaw`
-    WITH owner AS (SELECT k.account_id, k.id AS api_key_id FROM job c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId}),
-    ${meteringCtes(pages)}
-    SELECT 1`;
-}
+/** Count `pages` for the account of the crawl's (or batch's) key: CTEs for the batch store's one statement (activities/crawl/store.ts). */
+export const crawlMeteringCtes = (crawlId: string, pages: number) => Prisma.sql`
+  owner AS (SELECT k.account_id, k.id AS api_key_id FROM job c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId}),
+  ${meteringCtes(pages)}`;
 
 /** Count `pages` for the account of an API key: work the API does itself (a search). */
 export async function meterKeyPages(db: Pick<Tx, '$executeRaw'>, apiKeyId: string, pages: number): Promise<void> {

@@ -41,6 +41,12 @@ export function addSkips(skipped: Record<string, number>, reasons: Iterable<stri
  * limit, in one statement. Must run inside a transaction that holds the crawl lock. Returns how many
  * were admitted and how many new ones did not fit (counted as limit_reached); duplicates of known
  * URLs are not counted.
+ *
+ * Each candidate is looked up on its own in the unique (job_id, url_key) index: a scalar subquery,
+ * which the planner runs per candidate. Written as NOT EXISTS, it may become a hash anti-join that
+ * reads every URL of the crawl into a hash on every batch whenever the statistics think the crawl
+ * is small (a young database, a big crawl since the last ANALYZE): 3 ms a batch at 4,000 URLs, and
+ * growing with the crawl, inside the crawl's lock (bench:frontier --statements).
  */
 export async function admit(tx: Tx, crawlId: string, total: number, limit: number, candidates: Candidate[]): Promise<{ admitted: number; overflow: number }> {
   // The first spelling found is the one fetched: later variants of the same page are the duplicates.
@@ -53,7 +59,7 @@ export async function admit(tx: Tx, crawlId: string, total: number, limit: numbe
       SELECT * FROM unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::int[], ${unique.map((c) => c.discoveryDepth)}::int[])
         WITH ORDINALITY AS t(url_key, url, depth, discovery_depth, ord)),
     fresh AS (
-      SELECT cand.* FROM cand WHERE NOT EXISTS (SELECT 1 FROM job_url u WHERE u.job_id = ${crawlId} AND u.url_key = cand.url_key)),
+      SELECT cand.* FROM cand WHERE (SELECT u.id FROM job_url u WHERE u.job_id = ${crawlId} AND u.url_key = cand.url_key) IS NULL),
     ins AS (
       INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth)
       SELECT ${crawlId}, url_key, url, depth, discovery_depth FROM fresh ORDER BY ord LIMIT ${Math.max(0, limit - total)}
@@ -83,15 +89,22 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  * paused (`resume_at`), and only URLs whose backoff (`retry_at`) has passed. The claim is recorded
  * under the lane run's token, so a retry of that lane run (another worker, after a crash) takes the
  * same URLs back with `reclaimOwn` instead of leaving them claimed.
+ *
+ * The status is matched as a range and ordered by (status, id) on purpose: written `status =
+ * 'queued' ORDER BY id`, the planner may walk the primary key from the crawl's first URL and filter,
+ * whenever the table's statistics say most rows are queued (a young database, a big crawl since the
+ * last ANALYZE): every claim then reads every URL already done, 10-20 ms per claim at 20,000 pages.
+ * Only the (job_id, status, id) index gives this order, so it starts at the crawl's oldest queued URL
+ * whatever the statistics say (bench:frontier, bench:scale-out --statements).
  */
 export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number): Promise<ClaimedUrl[]> {
   const rows = await prisma.$queryRaw<ClaimedRow[]>`
     UPDATE job_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now(), attempts = attempts + 1
     WHERE id IN (
       SELECT u.id FROM job_url u
-      WHERE u.job_id = ${crawlId} AND u.status = 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
+      WHERE u.job_id = ${crawlId} AND u.status >= 'queued' AND u.status <= 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
         AND EXISTS (SELECT 1 FROM job c WHERE c.id = ${crawlId} AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
-      ORDER BY u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
+      ORDER BY u.status, u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
     RETURNING id, url, url_key, depth, discovery_depth, attempts, throttles`;
   return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
 }

@@ -5,13 +5,19 @@
  * failed (with its error) or back to the queue with a backoff. A URL already settled by someone else
  * (a zombie attempt, a retried lane) is left alone, and a page whose document exists is never stored
  * twice: the lock makes "check, then insert" safe, and unique (job_id, url_key) backs it up.
+ *
+ * The lock is held from the first statement to the commit, and every lane of the crawl waits for it,
+ * so a batch takes few round trips: lock, the open check, admission, then one statement that inserts
+ * the documents, meters them, updates the counters and marks the stored URLs done (bench:frontier,
+ * README "Scaling out"). Failed and requeued URLs, screenshots and action results follow, one
+ * statement each; crawls rarely have them.
  */
 import type { StoredPage } from '../documents.js';
 import { writeSnapshot } from '../pipeline/change-tracking.js';
 import { lockCrawlCredits } from '../../prisma/billing.js';
-import { meterCrawlPages } from '../../prisma/usage.js';
+import { crawlMeteringCtes } from '../../prisma/usage.js';
 import { creditsMetered, since, storeDuration } from '../../telemetry/metrics.js';
-import type { Prisma, PrismaClient } from '../../prisma/client.js';
+import { Prisma, type PrismaClient } from '../../prisma/client.js';
 import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate, type ClaimedUrl } from './frontier.js';
 
 export type PageOutcome =
@@ -39,9 +45,8 @@ const ERROR_MAX_CHARS = 2000;
 
 type Tx = Prisma.TransactionClient;
 
-/** Done, failed (with its error), or back to the queue: the URLs this batch settles. */
-async function settle(tx: Tx, outcomes: PageOutcome[], done: bigint[]): Promise<void> {
-  if (done.length) await tx.$executeRaw`UPDATE job_url SET status = 'done' WHERE id = ANY(${done}::bigint[])`;
+/** Failed (with its error), or back to the queue: the URLs this batch settles besides those done. */
+async function settleOthers(tx: Tx, outcomes: PageOutcome[]): Promise<void> {
   for (const o of outcomes) {
     if (o.kind === 'failed') await tx.$executeRaw`UPDATE job_url SET status = 'failed', error = ${o.error.slice(0, ERROR_MAX_CHARS)}, error_code = ${o.code}, failed_at = now() WHERE id = ${o.row.id}`;
     else if (o.kind === 'requeue') {
@@ -55,11 +60,15 @@ async function settle(tx: Tx, outcomes: PageOutcome[], done: bigint[]): Promise<
 
 type StoredOutcome = Extract<PageOutcome, { kind: 'stored' }>;
 
-/** One multi-row insert; sequences continue from the crawl's next_sequence (the caller holds the lock and advances it). */
-async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], ttlSeconds: number): Promise<void> {
+/**
+ * The documents as one multi-row insert, for a CTE of the batch's statement; sequences continue from
+ * the crawl's next_sequence as the statement began (the caller holds the lock and advances it in the
+ * same statement: every part of one statement sees the same snapshot).
+ */
+function documentRows(crawlId: string, pages: StoredOutcome[], ttlSeconds: number): Prisma.Sql {
   const docs = pages.map((p) => p.document);
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-  await tx.$executeRaw`
+  return Prisma.sql`
     INSERT INTO document (id, job_id, sequence, url_key, url, markdown, html, raw_html, links, images, attributes, summary, metadata, extract, change_tracking, warning, status_code, expires_at)
     SELECT t.id, ${crawlId}, c.next_sequence + t.ord - 1, t.url_key, t.url, t.markdown, t.html, t.raw_html, t.links::jsonb, t.images::jsonb, t.attributes::jsonb, t.summary, t.metadata::jsonb, t.extract::jsonb, t.change_tracking::jsonb, t.warning, t.status_code,
       now() + make_interval(secs => ${ttlSeconds})
@@ -70,7 +79,12 @@ async function insertDocuments(tx: Tx, crawlId: string, pages: StoredOutcome[], 
       ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
       ${docs.map((d) => json(d.changeTracking))}::text[], ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[]
     ) WITH ORDINALITY AS t(id, url_key, url, markdown, html, raw_html, links, images, attributes, summary, metadata, extract, change_tracking, warning, status_code, ord),
-    job c WHERE c.id = ${crawlId}`;
+    job c WHERE c.id = ${crawlId}
+    RETURNING 1`;
+}
+
+/** What the documents carry besides their row, once they are inserted. */
+async function documentExtras(tx: Tx, crawlId: string, pages: StoredOutcome[]): Promise<void> {
   // Screenshots and action results are rare in crawls and large: one update each rather than arrays.
   for (const p of pages) {
     if (p.document.screenshot) await tx.$executeRaw`UPDATE document SET screenshot = ${new Uint8Array(p.document.screenshot)} WHERE id = ${documentIdFor(crawlId, p.row.urlKey)}`;
@@ -137,20 +151,25 @@ function storeInTransaction(prisma: PrismaClient, crawlId: string, outcomes: Pag
       pages = pages.filter((p) => !cut.has(p.row.id));
       fresh = fresh.filter((p) => !cut.has(p.row.id));
     }
-    if (fresh.length) await insertDocuments(tx, crawlId, fresh, ttlSeconds);
-    await meterCrawlPages(tx, crawlId, fresh.length);
-
     const { admitted, overflow } = exhausted ? { admitted: 0, overflow: 0 } : await admit(tx, crawlId, crawl.total, crawl.limit, pages.flatMap((p) => p.candidates));
     const failed = mine.filter((o) => o.kind === 'failed').length;
     const dropped = exhausted ? await stopForCredits(tx, crawlId, unpaid.map((p) => p.row.id)) : 0;
     const skips = [...pages.flatMap((p) => p.skips), ...Array<string>(overflow).fill('limit_reached'), ...Array<string>(dropped).fill(CREDITS_EXHAUSTED)];
     const robotsBlocked = addRobotsBlocked(crawl.robotsBlocked, pages.flatMap((p) => p.robotsBlocked));
+    const done = pages.map((p) => p.row.id);
+    // One statement: the documents, their metering, the URLs stored done, and the counters.
+    const ctes = [
+      ...(fresh.length ? [Prisma.sql`docs AS (${documentRows(crawlId, fresh, ttlSeconds)})`, crawlMeteringCtes(crawlId, fresh.length)] : []),
+      ...(done.length ? [Prisma.sql`done AS (UPDATE job_url SET status = 'done' WHERE id = ANY(${done}::bigint[]) RETURNING 1)`] : []),
+    ];
     await tx.$executeRaw`
+      ${ctes.length ? Prisma.sql`WITH ${Prisma.join(ctes, ', ')}` : Prisma.empty}
       UPDATE job SET next_sequence = next_sequence + ${fresh.length}, completed = completed + ${fresh.length + failed}, failed = failed + ${failed},
         credits_used = credits_used + ${fresh.length}, total = total + ${admitted - dropped}, skipped = ${JSON.stringify(addSkips(crawl.skipped, skips))}::jsonb,
         robots_blocked = ${JSON.stringify(robotsBlocked)}::jsonb, updated_at = now()
       WHERE id = ${crawlId}`;
-    await settle(tx, mine, pages.map((p) => p.row.id));
+    await settleOthers(tx, mine);
+    await documentExtras(tx, crawlId, fresh);
     return { stored: fresh.map((p) => ({ urlId: p.row.id, documentId: documentIdFor(crawlId, p.row.urlKey) })), admitted, stopped: false };
   });
 }
