@@ -4,7 +4,7 @@
  * does not keep.
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
- *     --docs <folder from bench/extraction/docs-set.ts> [--part dev|held-out|all] [--worst N] [--dump DIR]
+ *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--part dev|held-out|all] [--worst N] [--dump DIR]
  *     [--systems ours,ours-markdown,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
@@ -21,14 +21,15 @@ import { decodeBody } from '../core/html/decode.js';
 import { parseHtml } from '../core/html/dom.js';
 import { processPage } from '../core/html/index.js';
 import { baselines, readabilityModule, type Extraction } from './extraction/baselines.js';
-import { docsSet, readabilitySet, trafilaturaSet, type Page } from './extraction/datasets.js';
-import { averageScores, markdownText, shingleScore, snippetCounts, snippetTotals, type Totals } from './extraction/score.js';
+import { articlesSet, docsSet, readabilitySet, trafilaturaSet, type Page } from './extraction/datasets.js';
+import { articleScore, articleTotals, averageScores, markdownText, shingleScore, snippetCounts, snippetTotals, type Totals } from './extraction/score.js';
 
 const { values: args } = parseArgs({
   options: {
     trafilatura: { type: 'string' },
     readability: { type: 'string' },
     docs: { type: 'string' },
+    articles: { type: 'string' },
     part: { type: 'string', default: 'all' },
     systems: { type: 'string', default: 'ours,ours-markdown,whole-page,trafilatura,readability.js' },
     worst: { type: 'string', default: '0' },
@@ -42,9 +43,10 @@ const pages: Page[] = [
   ...(args.trafilatura ? trafilaturaSet(args.trafilatura) : []),
   ...(args.readability ? readabilitySet(args.readability) : []),
   ...(args.docs ? docsSet(args.docs) : []),
+  ...(args.articles ? articlesSet(args.articles, args.cache) : []),
 ];
 if (pages.length === 0) {
-  console.error('give at least one of --trafilatura, --readability, --docs (see the top of bench/extraction.ts)');
+  console.error('give at least one of --trafilatura, --readability, --docs, --articles (see the top of bench/extraction.ts)');
   process.exit(2);
 }
 const parts = args.part === 'all' ? ['dev', 'held-out'] : [args.part];
@@ -120,7 +122,7 @@ for (const baseline of baselines(args.cache)) {
 }
 
 function pageF1(page: Page, text: string): number {
-  if (page.gold.kind === 'text') {
+  if (page.gold.kind !== 'snippets') {
     const { precision: p, recall: r } = shingleScore(text, page.gold.text);
     return p + r === 0 ? 0 : (2 * p * r) / (p + r);
   }
@@ -129,6 +131,9 @@ function pageF1(page: Page, text: string): number {
 }
 
 function totals(group: readonly Page[], out: Map<string, Extraction>): Totals {
+  if (group[0].gold.kind === 'article') {
+    return articleTotals(group.map((p) => articleScore(out.get(p.id)!.text, p.gold.kind === 'article' ? p.gold.text : '')));
+  }
   if (group[0].gold.kind === 'snippets') {
     return snippetTotals(group.map((p) => (p.gold.kind === 'snippets' ? snippetCounts(out.get(p.id)!.text, p.gold.want, p.gold.unwanted) : { tp: 0, fp: 0, fn: 0, tn: 0 })));
   }
@@ -158,7 +163,7 @@ if (worst > 0 && mine) {
   const ranked = dev.map((p) => ({ p, f1: pageF1(p, mine.get(p.id)!.text) })).sort((a, b) => a.f1 - b.f1).slice(0, worst);
   console.log(`\nworst ${worst} development pages (ours):`);
   for (const { p, f1 } of ranked) {
-    const detail = p.gold.kind === 'text' ? shingleScore(mine.get(p.id)!.text, p.gold.text) : snippetCounts(mine.get(p.id)!.text, p.gold.want, p.gold.unwanted);
+    const detail = p.gold.kind !== 'snippets' ? shingleScore(mine.get(p.id)!.text, p.gold.text) : snippetCounts(mine.get(p.id)!.text, p.gold.want, p.gold.unwanted);
     console.log(`  ${fmt(f1)}  ${p.dataset}/${p.id}  ${JSON.stringify(detail, (_, v) => (typeof v === 'number' ? Number(v.toFixed(3)) : v))}`);
   }
 }

@@ -9,16 +9,21 @@
  *   `source.html` and `expected.html` (Readability's own output, so that baseline is favoured here).
  *   Scored by shingles against the expected page's text.
  * - `docs`: documentation pages labelled by us (bench/extraction/docs-set.ts builds it). Shingles.
+ * - `articles`: Zyte's (scrapinghub's) article-extraction-benchmark, its repository's folder: 181
+ *   news and blog pages (`html/*.html.gz`) with human-written article bodies (`ground-truth.json`).
+ *   Scored by its own rule (score.ts `articleScore`). Every page is held out: the benchmark that
+ *   scores the result, never looked at while tuning.
  *
  * Every page is put in the development or the held-out part by a hash of its name, about 30 % held
  * out; tuning looks at development pages only.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parseHtml } from '../../core/html/dom.js';
 
-export type Gold = { kind: 'snippets'; want: string[]; unwanted: string[] } | { kind: 'text'; text: string };
+export type Gold = { kind: 'snippets'; want: string[]; unwanted: string[] } | { kind: 'text'; text: string } | { kind: 'article'; text: string };
 
 export interface Page {
   dataset: string;
@@ -108,4 +113,16 @@ export function docsSet(dir: string): Page[] {
     dataset: 'docs', id: e.id, path: join(dir, e.file), url: e.url,
     gold: { kind: 'text', text: readFileSync(join(dir, e.gold), 'utf8') }, heldOut: isHeldOut('docs', e.id),
   }));
+}
+
+/** The article-extraction-benchmark's folder: every page held out, unzipped into `cacheDir` once. */
+export function articlesSet(dir: string, cacheDir: string): Page[] {
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody?: string; url: string }>;
+  const out = join(cacheDir, 'articles');
+  mkdirSync(out, { recursive: true });
+  return Object.entries(truth).map(([id, item]) => {
+    const path = join(out, `${id}.html`);
+    if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))));
+    return { dataset: 'articles', id, path, url: item.url, gold: { kind: 'article', text: item.articleBody ?? '' }, heldOut: true };
+  });
 }

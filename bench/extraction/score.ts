@@ -9,13 +9,16 @@
  * - **Snippets** (trafilatura's evaluation set): each page lists snippets its extraction must
  *   contain and snippets it must not; whitespace-normalised substring matches give true/false
  *   positives and negatives summed over the dataset.
+ * - **The article-extraction-benchmark's own rule** (`articleScore`, its evaluate.py): shingles of
+ *   case-kept `\w+` tokens; per page true and false positives and negatives normalised to sum to 1;
+ *   precision averaged over the pages with something extracted, recall over pages with a reference.
  */
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 const SHINGLE = 4;
 
-function shingles(text: string): Map<string, number> {
-  const tokens = text.toLowerCase().match(TOKEN) ?? [];
+function shingles(text: string, lowerCase = true): Map<string, number> {
+  const tokens = (lowerCase ? text.toLowerCase() : text).match(TOKEN) ?? [];
   const counts = new Map<string, number>();
   // A text shorter than one shingle is one shingle of what it has.
   const last = Math.max(1, tokens.length - SHINGLE + 1);
@@ -45,6 +48,38 @@ export function shingleScore(extracted: string, reference: string): PageScore {
   if (wantTotal === 0) return { precision: gotTotal === 0 ? 1 : 0, recall: 1 };
   if (gotTotal === 0) return { precision: 0, recall: 0 };
   return { precision: shared / gotTotal, recall: shared / wantTotal };
+}
+
+/** One page's true/false positives and negatives by the article-extraction-benchmark's rule, summing to 1. */
+export interface ArticleCounts {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+export function articleScore(extracted: string, reference: string): ArticleCounts {
+  const got = shingles(extracted, false);
+  const want = shingles(reference, false);
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const key of new Set([...got.keys(), ...want.keys()])) {
+    const g = got.get(key) ?? 0;
+    const w = want.get(key) ?? 0;
+    tp += Math.min(g, w);
+    fp += Math.max(0, g - w);
+    fn += Math.max(0, w - g);
+  }
+  const sum = tp + fp + fn;
+  return sum > 0 ? { tp: tp / sum, fp: fp / sum, fn: fn / sum } : { tp, fp, fn };
+}
+
+export function articleTotals(counts: readonly ArticleCounts[]): Totals {
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const ratio = (a: number, b: number, miss: number) => (b === 0 && miss === 0 ? 1 : a + b === 0 ? 0 : a / (a + b));
+  const precision = mean(counts.filter((c) => c.tp + c.fp > 0).map((c) => ratio(c.tp, c.fp, c.fn)));
+  const recall = mean(counts.filter((c) => c.tp + c.fn > 0).map((c) => ratio(c.tp, c.fn, c.fp)));
+  return { precision, recall, f1: f1(precision, recall), pages: counts.length };
 }
 
 export interface Totals {
