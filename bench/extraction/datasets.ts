@@ -13,6 +13,10 @@
  *   news and blog pages (`html/*.html.gz`) with human-written article bodies (`ground-truth.json`).
  *   Scored by its own rule (score.ts `articleScore`). Every page is held out: the benchmark that
  *   scores the result, never looked at while tuning.
+ * - `wcxb`: the Web Content eXtraction Benchmark (WCXB, CC-BY-4.0), its repository's folder: 2,008
+ *   pages of seven kinds (articles, documentation, forums, products, collections, listings, service
+ *   pages), each with a human-reviewed main text. One dataset per kind (`wcxb/article`, …); its own
+ *   `dev` split is the development part and its `test` split is held out. Shingles.
  *
  * Every page is put in the development or the held-out part by a hash of its name, about 30 % held
  * out; tuning looks at development pages only.
@@ -124,5 +128,27 @@ export function articlesSet(dir: string, cacheDir: string): Page[] {
     const path = join(out, `${id}.html`);
     if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))));
     return { dataset: 'articles', id, path, url: item.url, gold: { kind: 'article', text: item.articleBody ?? '' }, heldOut: true };
+  });
+}
+
+interface WcxbTruth {
+  url: string;
+  _internal?: { page_type?: { primary?: string } };
+  ground_truth: { main_content?: string };
+}
+
+/** WCXB's folder: `dev` pages for development, `test` pages held out, unzipped into `cacheDir` once. */
+export function wcxbSet(dir: string, cacheDir: string): Page[] {
+  return ['dev', 'test'].flatMap((split) => {
+    const out = join(cacheDir, 'wcxb', split);
+    mkdirSync(out, { recursive: true });
+    return readdirSync(join(dir, split, 'ground-truth')).filter((f) => f.endsWith('.json')).map((f): Page => {
+      const id = f.slice(0, -'.json'.length);
+      const truth = JSON.parse(readFileSync(join(dir, split, 'ground-truth', f), 'utf8')) as WcxbTruth;
+      const path = join(out, `${id}.html`);
+      if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(join(dir, split, 'html', `${id}.html.gz`))));
+      const kind = truth._internal?.page_type?.primary ?? 'unknown';
+      return { dataset: `wcxb/${kind}`, id: `${split}-${id}`, path, url: truth.url, gold: { kind: 'text', text: truth.ground_truth.main_content ?? '' }, heldOut: split === 'test' };
+    });
   });
 }

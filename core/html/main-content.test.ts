@@ -79,4 +79,13 @@ describe('onlyMainContent', () => {
     const result = await processPage({ body: '<nav>Menu</nav><p>Text</p><footer>Foot</footer>', url, formats: new Set(['markdown']) });
     expect(result.markdown).toBe('Menu\n\nText\n\nFoot');
   });
+
+  it('chooses a block when the parts of an article sit in an inline wrapper (a <span> around <div>s)', async () => {
+    const part = (n: number) => `<div class="part"><p>Part ${n} of the article, with plenty of words, commas, clauses, and sentences that read as prose. It goes on for a while, as articles do, so that it scores.</p><p>Another paragraph of part ${n}, again long enough, with commas, to count as a paragraph of the text.</p></div>`;
+    const html = `<nav><a href="/">Home</a> <a href="/a">About</a></nav><div id="page"><span class="wrap">${part(1)}${part(2)}${part(3)}${part(4)}</span></div>
+      <footer><p>Copyright, all rights reserved</p></footer>`;
+    const markdown = await mainMarkdown(html);
+    for (const n of [1, 2, 3, 4]) expect(markdown).toContain(`Part ${n} of the article`);
+    expect(markdown).not.toContain('Copyright');
+  });
 });

@@ -143,6 +143,8 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   const good = ranked.slice(1, TOP_CANDIDATES).filter(([, sc]) => sc >= topScore * ALTERNATIVE_SHARE).map(([el]) => el);
   if (good.length >= ALTERNATIVE_VOTES) {
     for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+      // Inline elements (a `<span>` or `<a>` around blocks) have no stats of their own: not candidates.
+      if (!stats.has(up)) continue;
       if (good.filter((el) => up!.contains(el)).length >= ALTERNATIVE_VOTES) {
         top = up;
         break;
@@ -166,8 +168,10 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   }
   // Widen while the parent holds much more prose: documentation spreads its text over sections.
   for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+    const us = stats.get(up);
+    if (!us) continue;
     const mass = stats.get(top)!.mass;
-    if (elementChildren(up).length > 1 && stats.get(up)!.mass - mass < gain * mass) break;
+    if (elementChildren(up).length > 1 && us.mass - mass < gain * mass) break;
     top = up;
   }
   return top;
@@ -205,7 +209,8 @@ function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<
   let root = top;
   const drop = new Set<Element>();
   const parent = top.parentElement;
-  if (parent && parent !== body) {
+  // The root is a block with stats of its own: never an inline wrapper.
+  if (parent && parent !== body && stats.has(parent)) {
     const siblings = elementChildren(parent).filter((el) => el !== top);
     const keep = siblings.filter((el) => isContentSibling(el, top, stats));
     if (keep.length > 0) {
@@ -240,7 +245,7 @@ function withTitle(body: Element, root: Element, drop: Set<Element>, stats: Stat
   if (!title || findDescendant(root, (el) => el.localName === 'h1')) return undefined;
   let top = root.parentElement;
   for (let level = 1; top && top !== body && !top.contains(title) && level < TITLE_LEVELS; level++) top = top.parentElement;
-  if (!top || top === body || !top.contains(title)) return undefined;
+  if (!top || top === body || !top.contains(title) || !stats.has(top)) return undefined;
   const widened = new Set(drop);
   let added = 0;
   let addedLinks = 0;
