@@ -132,7 +132,7 @@ export function articlesSet(dir: string, cacheDir: string): Page[] {
 }
 
 interface WcxbTruth {
-  url: string;
+  url?: string;
   _internal?: { page_type?: { primary?: string } };
   ground_truth: { main_content?: string };
 }
@@ -148,7 +148,7 @@ export function wcxbSet(dir: string, cacheDir: string): Page[] {
       const path = join(out, `${id}.html`);
       if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(join(dir, split, 'html', `${id}.html.gz`))));
       const kind = truth._internal?.page_type?.primary ?? 'unknown';
-      return { dataset: `wcxb/${kind}`, id: `${split}-${id}`, path, url: truth.url, gold: { kind: 'text', text: truth.ground_truth.main_content ?? '' }, heldOut: split === 'test' };
+      return { dataset: `wcxb/${kind}`, id: `${split}-${id}`, path, url: truth.url ?? `https://wcxb.invalid/${id}`, gold: { kind: 'text', text: truth.ground_truth.main_content ?? '' }, heldOut: split === 'test' };
     });
   });
 }
