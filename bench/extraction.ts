@@ -174,6 +174,6 @@ if (args.dump) {
   for (const [name, out] of systems) {
     const folder = join(args.dump, name);
     mkdirSync(folder, { recursive: true });
-    for (const p of pages) if (!p.heldOut) writeFileSync(join(folder, `${p.dataset}-${p.id.replace(/[^A-Za-z0-9.]+/g, '_')}.txt`), out.get(p.id)!.text);
+    for (const p of pages) if (!p.heldOut) writeFileSync(join(folder, `${p.dataset.replace(/\//g, '-')}-${p.id.replace(/[^A-Za-z0-9.]+/g, '_')}.txt`), out.get(p.id)!.text);
   }
 }

@@ -88,4 +88,16 @@ describe('onlyMainContent', () => {
     for (const n of [1, 2, 3, 4]) expect(markdown).toContain(`Part ${n} of the article`);
     expect(markdown).not.toContain('Copyright');
   });
+
+  it('reads a page rendered for crawlers inside <noscript> (a Discourse topic) and still drops notices in <noscript>', async () => {
+    const post = (who: string, n: number) => `<div class="topic-body crawler-post"><span class="creator">${who}</span><div class="post"><p>Post ${n}: we tried the importer on three servers, and the service stopped each time without a log line, so we set it to restart itself.</p></div></div>`;
+    const html = `<section id="splash"><div class="dots"></div><noscript><p>Please enable JavaScript.</p></noscript></section>
+      <noscript data-path="/t/a-topic/1"><header><a href="/">Forum</a></header><div id="main-outlet" role="main"><h1>Service will not stay started</h1>${post('ann', 1)}${post('bob', 2)}${post('cy', 3)}</div><footer><nav><a href="/about">About</a></nav></footer></noscript>`;
+    const markdown = await mainMarkdown(html);
+    expect(markdown).toContain('# Service will not stay started');
+    for (const n of [1, 2, 3]) expect(markdown).toContain(`Post ${n}: we tried the importer`);
+    expect(markdown).not.toContain('enable JavaScript');
+    const notice = await processPage({ body: '<noscript><p>Please enable JavaScript to use this site.</p></noscript><main><p>The article.</p></main>', url, formats: new Set(['markdown']) });
+    expect(notice.markdown).toBe('The article.');
+  });
 });
