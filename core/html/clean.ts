@@ -24,6 +24,7 @@ function removeComments(parent: Node): void {
 const NOSCRIPT_CONTENT_TEXT = 200;
 
 export function removeNonContent(body: Element): void {
+  revealStreamed(body);
   removeComments(body);
   const noscripts: Element[] = [];
   walkElements(body, (el) => {
@@ -58,4 +59,54 @@ function readNoscripts(body: Element, noscripts: Element[]): void {
     }
     parent.removeChild(el);
   });
+}
+
+const STREAMED_SEGMENT = /^S:\d+$/;
+const REVEAL = /\$R([CS])\("([^"]+)","([^"]+)"\)/g;
+
+/**
+ * React's streamed server rendering (Next.js among others) sends a page's late parts as hidden
+ * `<div hidden id="S:n">` at the end of the body, and small scripts that move each into its place:
+ * `$RC("B:n","S:n")` replaces a boundary's fallback (a spinner, a skeleton), `$RS("S:n","P:n")` a
+ * placeholder. A browser runs them; here they are replayed in document order, so the content is
+ * where the page shows it instead of hidden (and dropped) at the end.
+ */
+function revealStreamed(body: Element): void {
+  const segments = new Map<string, Element>();
+  for (let el = body.firstElementChild; el; el = el.nextElementSibling) {
+    if (el.localName === 'div' && el.hasAttribute('hidden') && STREAMED_SEGMENT.test(el.id)) segments.set(el.id, el);
+  }
+  if (segments.size === 0) return;
+  const doc = body.ownerDocument;
+  const scripts = body.getElementsByTagName('script');
+  for (let i = 0; i < scripts.length; i++) {
+    for (const [, kind, a, b] of (scripts[i].textContent ?? '').matchAll(REVEAL)) {
+      const segment = segments.get(kind === 'C' ? b : a);
+      const target = doc.getElementById(kind === 'C' ? a : b);
+      if (!segment || !target?.parentNode) continue;
+      const parent = target.parentNode;
+      const end = kind === 'C' ? boundaryEnd(target) : undefined;
+      if (end) {
+        while (target.nextSibling && target.nextSibling !== end) parent.removeChild(target.nextSibling);
+      }
+      while (segment.firstChild) parent.insertBefore(segment.firstChild, end ?? target);
+      parent.removeChild(target);
+      segment.parentNode?.removeChild(segment);
+      segments.delete(segment.id);
+    }
+  }
+}
+
+/** The `<!--/$-->` comment that closes the boundary whose placeholder `template` is. */
+function boundaryEnd(template: Element): Node | undefined {
+  let depth = 0;
+  for (let node = template.nextSibling; node; node = node.nextSibling) {
+    if (node.nodeType !== COMMENT_NODE) continue;
+    const data = node.nodeValue ?? '';
+    if (data === '/$') {
+      if (depth === 0) return node;
+      depth--;
+    } else if (data.startsWith('$')) depth++;
+  }
+  return undefined;
 }

@@ -100,4 +100,22 @@ describe('onlyMainContent', () => {
     const notice = await processPage({ body: '<noscript><p>Please enable JavaScript to use this site.</p></noscript><main><p>The article.</p></main>', url, formats: new Set(['markdown']) });
     expect(notice.markdown).toBe('The article.');
   });
+
+  it('puts the parts React streams in hidden <div id="S:n"> where its $RC/$RS scripts would, in order', async () => {
+    const html = `<header><nav><a href="/">Home</a></nav></header><main><h1>Streamed story</h1>
+      <!--$?--><template id="B:0"></template><div class="skeleton">Loading…</div><!--/$-->
+      <p>The closing paragraph, rendered first, with enough words and commas, like the rest, to be prose of its own.</p></main>
+      <footer><p>Footer</p></footer>
+      <script>$RC=function(b,c){};$RS=function(a,b){}</script>
+      <div hidden id="S:0"><p>The opening paragraph, sent late by the server, with enough words, and commas, to be prose.</p><template id="P:1"></template></div>
+      <script>$RC("B:0","S:0")</script>
+      <div hidden id="S:1"><p>The middle paragraph, streamed last, fills the placeholder, and it has words, commas, and clauses.</p></div>
+      <script>$RS("S:1","P:1")</script>`;
+    expect(await mainMarkdown(html)).toBe([
+      '# Streamed story',
+      'The opening paragraph, sent late by the server, with enough words, and commas, to be prose.',
+      'The middle paragraph, streamed last, fills the placeholder, and it has words, commas, and clauses.',
+      'The closing paragraph, rendered first, with enough words and commas, like the rest, to be prose of its own.',
+    ].join('\n\n'));
+  });
 });
