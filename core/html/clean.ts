@@ -78,22 +78,32 @@ function revealStreamed(body: Element): void {
   }
   if (segments.size === 0) return;
   const doc = body.ownerDocument;
+  const move = (segmentId: string, targetId: string, boundary: boolean): void => {
+    const segment = segments.get(segmentId);
+    const target = doc.getElementById(targetId);
+    if (!segment || !target?.parentNode) return;
+    const parent = target.parentNode;
+    const end = boundary ? boundaryEnd(target) : undefined;
+    if (end) {
+      while (target.nextSibling && target.nextSibling !== end) parent.removeChild(target.nextSibling);
+    }
+    while (segment.firstChild) parent.insertBefore(segment.firstChild, end ?? target);
+    parent.removeChild(target);
+    segment.parentNode?.removeChild(segment);
+    segments.delete(segmentId);
+  };
   const scripts = body.getElementsByTagName('script');
   for (let i = 0; i < scripts.length; i++) {
     for (const [, kind, a, b] of (scripts[i].textContent ?? '').matchAll(REVEAL)) {
-      const segment = segments.get(kind === 'C' ? b : a);
-      const target = doc.getElementById(kind === 'C' ? a : b);
-      if (!segment || !target?.parentNode) continue;
-      const parent = target.parentNode;
-      const end = kind === 'C' ? boundaryEnd(target) : undefined;
-      if (end) {
-        while (target.nextSibling && target.nextSibling !== end) parent.removeChild(target.nextSibling);
-      }
-      while (segment.firstChild) parent.insertBefore(segment.firstChild, end ?? target);
-      parent.removeChild(target);
-      segment.parentNode?.removeChild(segment);
-      segments.delete(segment.id);
+      if (kind === 'C') move(b, a, true);
+      else move(a, b, false);
     }
+  }
+  // A saved copy of a page may have lost the scripts: a segment still goes to the placeholder of its number.
+  for (const id of [...segments.keys()]) {
+    const n = id.slice(2);
+    if (doc.getElementById(`P:${n}`)) move(id, `P:${n}`, false);
+    else if (doc.getElementById(`B:${n}`)) move(id, `B:${n}`, true);
   }
 }
 

@@ -117,5 +117,9 @@ describe('onlyMainContent', () => {
       'The middle paragraph, streamed last, fills the placeholder, and it has words, commas, and clauses.',
       'The closing paragraph, rendered first, with enough words and commas, like the rest, to be prose of its own.',
     ].join('\n\n'));
+    // A saved page that lost its scripts: the segment still fills the placeholder of its number.
+    const saved = `<main><h1>Saved</h1><template id="P:2"></template><p>Kept after the placeholder, a sentence, with commas, that reads as prose too.</p></main>
+      <div hidden id="S:2"><p>Streamed into the placeholder, this paragraph has words, commas, and a clause or two.</p></div>`;
+    expect(await mainMarkdown(saved)).toBe('# Saved\n\nStreamed into the placeholder, this paragraph has words, commas, and a clause or two.\n\nKept after the placeholder, a sentence, with commas, that reads as prose too.');
   });
 });
