@@ -122,4 +122,16 @@ describe('onlyMainContent', () => {
       <div hidden id="S:2"><p>Streamed into the placeholder, this paragraph has words, commas, and a clause or two.</p></div>`;
     expect(await mainMarkdown(saved)).toBe('# Saved\n\nStreamed into the placeholder, this paragraph has words, commas, and a clause or two.\n\nKept after the placeholder, a sentence, with commas, that reads as prose too.');
   });
+
+  it('keeps the posts of a forum thread whose blocks are named as comments, and drops comments under an article', async () => {
+    const post = (n: number) => `<article class="cPost"><aside class="author">user${n}</aside><div class="ipsComment_content"><p>Reply ${n}: the new layout lost the borders between sections, and the old one, with its lines, was easier to scan.</p></div></article>`;
+    const thread = `<header><nav><a href="/">Forums</a></nav></header><h1>New layout</h1><div class="posts">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div><footer><p>Powered by a forum</p></footer>`;
+    const markdown = await mainMarkdown(thread);
+    for (const n of [1, 2, 3, 4]) expect(markdown).toContain(`Reply ${n}: the new layout`);
+    const body = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the story, long enough to be prose, with commas, clauses, and a point to make about the layout.</p>`).join('');
+    const article = `<article><h1>The story</h1>${body}</article><div class="comments">${post(1)}${post(2)}${post(3)}${post(4)}</div>`;
+    const story = await mainMarkdown(article);
+    expect(story).toContain('Paragraph 5 of the story');
+    expect(story).not.toContain('Reply 1');
+  });
 });

@@ -98,14 +98,31 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed) return true;
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
+  const comments: Element[] = [];
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
     if (!evidence || (guessed && isGuarded(el))) return true;
     found.add(el);
+    if (guessed && namesComments(el)) comments.push(el);
     return false;
   });
+  if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
   return found;
+}
+
+/** Text outside the comment blocks under which a page is a thread (a forum, a Q&A), not an article. */
+const THREAD_OUTSIDE_TEXT = 500;
+
+/**
+ * A page whose text is all in blocks named as comments is a thread: there the comments are the
+ * content (a forum's posts, `ipsComment_content`). An article keeps its body outside them.
+ */
+function isThread(root: Element, chrome: ReadonlySet<Element>, comments: readonly Element[]): boolean {
+  if (visibleTextLength(root, chrome, THREAD_OUTSIDE_TEXT) >= THREAD_OUTSIDE_TEXT) return false;
+  let inside = 0;
+  for (const el of comments) if ((inside += visibleTextLength(el, undefined, THREAD_OUTSIDE_TEXT)) >= THREAD_OUTSIDE_TEXT) return true;
+  return false;
 }
 
 /** Removes `doomed` from the tree if something would remain under `root`; returns whether it did. */
