@@ -119,14 +119,19 @@ export function docsSet(dir: string): Page[] {
   }));
 }
 
+/** `gz` unzipped to `path` unless it is there already; returns `path`. */
+function unzipOnce(gz: string, path: string): string {
+  if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(gz)));
+  return path;
+}
+
 /** The article-extraction-benchmark's folder: every page held out, unzipped into `cacheDir` once. */
 export function articlesSet(dir: string, cacheDir: string): Page[] {
   const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody?: string; url: string }>;
   const out = join(cacheDir, 'articles');
   mkdirSync(out, { recursive: true });
   return Object.entries(truth).map(([id, item]) => {
-    const path = join(out, `${id}.html`);
-    if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))));
+    const path = unzipOnce(join(dir, 'html', `${id}.html.gz`), join(out, `${id}.html`));
     return { dataset: 'articles', id, path, url: item.url, gold: { kind: 'article', text: item.articleBody ?? '' }, heldOut: true };
   });
 }
@@ -145,8 +150,7 @@ export function wcxbSet(dir: string, cacheDir: string): Page[] {
     return readdirSync(join(dir, split, 'ground-truth')).filter((f) => f.endsWith('.json')).map((f): Page => {
       const id = f.slice(0, -'.json'.length);
       const truth = JSON.parse(readFileSync(join(dir, split, 'ground-truth', f), 'utf8')) as WcxbTruth;
-      const path = join(out, `${id}.html`);
-      if (!existsSync(path)) writeFileSync(path, gunzipSync(readFileSync(join(dir, split, 'html', `${id}.html.gz`))));
+      const path = unzipOnce(join(dir, split, 'html', `${id}.html.gz`), join(out, `${id}.html`));
       const kind = truth._internal?.page_type?.primary ?? 'unknown';
       return { dataset: `wcxb/${kind}`, id: `${split}-${id}`, path, url: truth.url ?? `https://wcxb.invalid/${id}`, gold: { kind: 'text', text: truth.ground_truth.main_content ?? '' }, heldOut: split === 'test' };
     });
