@@ -179,3 +179,52 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   });
   return found;
 }
+
+/** Whole headings that open a list of other stories, in English and German. */
+const OTHER_STORIES =
+  /^(?:related(?: (?:articles?|posts?|stories|content|reads?|news|coverage|reading))?|more (?:stories|articles|news|posts|reads?|to read|like this|on this topic|from [^.!?]{1,40})|(?:you|readers) (?:may|might|will) (?:also )?(?:like|enjoy|be interested in)|read (?:next|also)|recommended(?: for you| reading| stories| articles)?|trending(?: now| stories| articles| news)?(?: in [^.!?]{1,30})?|popular (?:posts|stories|articles|now)|most (?:read|popular|viewed|shared)(?: stories| articles)?|latest (?:news|posts|stories|articles)|recent (?:posts|articles|stories)(?: [^.!?]{1,40})?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere (?:artikel|themen|beiträge)|lesen sie auch|auch interessant|meistgelesen)\s*[:.!]?$/iu;
+/** Text of the content before such a heading, at least, for it to end an article. */
+const STORY_BEFORE = 500;
+/** Share of link text from which what follows such a heading is a list of other stories. */
+const STORY_LINK_SHARE = 0.2;
+
+function linkTextLength(el: Element): number {
+  let total = 0;
+  walkElements(el, (a) => {
+    if (a.localName !== 'a') return true;
+    total += visibleTextLength(a);
+    return false;
+  });
+  return el.localName === 'a' ? visibleTextLength(el) : total;
+}
+
+/**
+ * A heading (or a line of its own) that opens a list of other stories ("Related posts", "Trending stories in world
+ * travel", "Recent posts on blogs I like") ends the article: it and everything after it in the
+ * root go, when the root's text before it is the larger part (the article came first).
+ */
+export function collectOtherStories(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  const total = visibleTextLength(root);
+  for (const el of stats.keys()) {
+    const s = stats.get(el)!;
+    // A heading, or a line of its own without links (`<p class="uppercase">Trending stories</p>`).
+    const line = /^h[2-6]$/.test(el.localName) || (s.inline === s.text && s.links === 0);
+    if (!line || s.text > 60 || s.text === 0 || !root.contains(el)) continue;
+    if (!OTHER_STORIES.test((el.textContent ?? '').replace(/\s+/g, ' ').trim())) continue;
+    const rest: Element[] = [el];
+    for (let node: Element = el; node !== root; node = node.parentElement!) {
+      for (let sib = node.nextElementSibling; sib; sib = sib.nextElementSibling) rest.push(sib);
+    }
+    const after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
+    if (total - after < Math.max(STORY_BEFORE, after)) continue;
+    // Teasers are headlines that link: prose after such a heading is the article going on. With
+    // nothing after it (its teasers went as furniture), the heading goes alone.
+    const links = rest.reduce((sum, r) => sum + linkTextLength(r), 0);
+    const teasers = after - s.text;
+    if (teasers > 0 && links < STORY_LINK_SHARE * teasers) continue;
+    for (const r of rest) found.add(r);
+    return found;
+  }
+  return found;
+}

@@ -134,4 +134,17 @@ describe('onlyMainContent', () => {
     expect(story).toContain('Paragraph 5 of the story');
     expect(story).not.toContain('Reply 1');
   });
+
+  it('ends the article at a heading that opens other stories (a "Trending stories" line and what follows it)', async () => {
+    const body = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i} of the review, long enough to read as prose, with commas, clauses, and a verdict at the end.</p>`).join('');
+    const teaser = (n: number) => `<div class="card"><a href="/s${n}"><h3>Story ${n}: the cheapest places to fly to this winter</h3></a><p>A standfirst for story ${n}, a sentence of its own.</p></div>`;
+    const html = `<main><article><h1>The review</h1>${body}<p class="label uppercase">Trending stories in world travel</p><div class="cards">${teaser(1)}${teaser(2)}${teaser(3)}</div></article></main>`;
+    const markdown = await mainMarkdown(html);
+    expect(markdown).toContain('Paragraph 7 of the review');
+    expect(markdown).not.toContain('Trending stories');
+    expect(markdown).not.toContain('standfirst for story');
+    // A heading with those words that opens most of the page is not the end of anything.
+    const guide = `<main><h1>Guide</h1><p>A short intro to the guide, with a comma.</p><h2>Related posts</h2>${body}</main>`;
+    expect(await mainMarkdown(guide)).toContain('Paragraph 7 of the review');
+  });
 });

@@ -23,7 +23,7 @@
 import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesContent } from './boilerplate.js';
 import { candidateScore, linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
-import { collectHead, collectTail, collectWorded } from './furniture-lines.js';
+import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
@@ -406,7 +406,8 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   const stats = measure(body);
   const { root, drop, core } = chooseRoot(body, stats);
   if (root === body || !removeIfNonEmpty(root, drop)) {
-    // No main block: only the lines that end the page after its last prose go.
+    // No main block: only other stories after the article and the lines that end the page after its last prose go.
+    removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
     return body;
   }
@@ -414,6 +415,7 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
     removeIfNonEmpty(root, collectFurniture(root, stats, core));
+    removeIfNonEmpty(root, collectOtherStories(root, stats));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
     removeIfNonEmpty(root, collectWorded(root, stats));
