@@ -1,7 +1,9 @@
 /**
  * Removal that applies to every conversion: elements that never carry readable content (scripts,
  * styles, embedded documents and graphics, head-only elements that ended up in the body) and
- * comments. Runs on the body only; metadata and links are read before this.
+ * comments. Runs on the body only; metadata and links are read before this. What a browser would
+ * show that is hidden in the markup is put back first: React's streamed segments, and `<noscript>`
+ * when it holds the page.
  */
 import { visibleTextLength, walkElements } from './dom.js';
 
