@@ -1,7 +1,6 @@
 /**
- * The service side of the crawl benchmark, as bench/scrape.ts starts it: PostgreSQL, Redis and the
- * Temporal dev server on free ports with throwaway data (tool paths from the stack settings,
- * STACK_PG_BIN_DIR, STACK_REDIS_SERVER, STACK_TEMPORAL_CLI), migrations applied, the API in this
+ * The service side of the crawl benchmark, as bench/scrape.ts starts it: the infrastructure of
+ * bench/stack-infra.ts, the API in this
  * process (it only answers the POST and the status polls), and worker/main.ts as a process of its own,
  * as deployed. `stop()` removes everything it started, in reverse order.
  */
@@ -15,14 +14,8 @@ import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import type { PrismaClient } from '../prisma/client.js';
 import type { Child } from '../scripts/infra/child.js';
-import { startWorkerProcess, throwawayEnv } from '../scripts/infra/throwaway.js';
-import { readPidFile } from '../scripts/infra/pid-files.js';
-import { startPostgres } from '../scripts/infra/postgres.js';
-import { applyMigrations } from '../scripts/infra/project-files.js';
-import { freePort } from '../scripts/infra/ready.js';
-import { startRedis } from '../scripts/infra/redis.js';
-import { startTemporal } from '../scripts/infra/temporal.js';
-import { loadStackConfig, toolPath } from '../scripts/stack-config.js';
+import { startWorkerProcess } from '../scripts/infra/throwaway.js';
+import { startBenchInfra } from './stack-infra.js';
 
 export interface CrawlStack {
   apiUrl: string;
@@ -50,31 +43,11 @@ export interface CrawlStackOptions {
 
 export async function startCrawlStack(options: CrawlStackOptions): Promise<CrawlStack> {
   const { root } = options;
-  const stack = loadStackConfig();
-  const stops: Array<() => Promise<unknown>> = [];
-  const stop = async () => {
-    for (const fn of stops.reverse()) await fn().catch((err: unknown) => console.error('teardown:', err));
-  };
+  const infra = await startBenchInfra({ root, name: 'crawl', workerConcurrency: options.workerConcurrency, ephemeral: !options.pgFsync });
+  const { env, pidDir, pid } = infra;
   try {
-    const [pgPort, redisPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
-    const timeoutMs = stack.STACK_READY_TIMEOUT_MS;
-    const pidDir = join(root, 'run');
-    const [pg, redis, temporal] = await Promise.all([
-      startPostgres({ dataDir: join(root, 'pg'), port: pgPort, binDir: stack.STACK_PG_BIN_DIR, database: 'pagewright_bench', ephemeral: !options.pgFsync, pidDir, timeoutMs }),
-      startRedis({ port: redisPort, serverPath: toolPath(stack.STACK_REDIS_SERVER), logFile: join(root, 'redis.log'), pidDir, timeoutMs }),
-      startTemporal({ cliPath: toolPath(stack.STACK_TEMPORAL_CLI), port: temporalPort, logFile: join(root, 'temporal.log'), pidDir, timeoutMs }),
-    ]);
-    stops.push(() => pg.stop(), () => redis.stop(), () => temporal.stop());
-    await applyMigrations(pg.url);
-
-    const env = {
-      ...throwawayEnv('bench-crawl', { databaseUrl: pg.url, redisUrl: redis.url, temporalAddress: temporal.address, temporalNamespace: temporal.namespace, chromiumPath: stack.STACK_CHROMIUM_PATH }),
-      // The fixture site is on loopback.
-      ALLOW_PRIVATE_ADDRESSES: 'true',
-      WORKER_CONCURRENCY: String(options.workerConcurrency),
-    };
     const worker = await startWorkerProcess({ env, logFile: join(root, 'worker.log'), pidDir, nodeArgs: options.workerNodeArgs });
-    stops.push(() => worker.stop());
+    infra.onStop(() => worker.stop());
 
     // The API, as api/main.ts builds it.
     const apiConfig = loadConfig('api', { env });
@@ -82,21 +55,16 @@ export async function startCrawlStack(options: CrawlStackOptions): Promise<Crawl
     const { prisma, temporal: temporalClient } = deps;
     const server = createApp(deps).app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    stops.push(async () => {
+    infra.onStop(async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await deps.close();
     });
     const { key } = await createKey(prisma, 'bench', apiConfig.API_KEY_PEPPER);
 
-    const pid = (name: string) => {
-      const record = readPidFile(pidDir, name);
-      if (!record) throw new Error(`no pid file for ${name} in ${pidDir}`);
-      return record.pid;
-    };
     const startWorker = async (name: string) => {
       const extra = await startWorkerProcess({ env, logFile: join(root, `${name}.log`), pidDir, nodeArgs: options.workerNodeArgs, name });
-      stops.push(() => extra.stop());
+      infra.onStop(() => extra.stop());
       return extra;
     };
     return {
@@ -107,10 +75,10 @@ export async function startCrawlStack(options: CrawlStackOptions): Promise<Crawl
       worker,
       pids: { postgres: pid('postgres'), redis: pid('redis'), temporal: pid('temporal'), worker: pid('worker') },
       startWorker,
-      stop,
+      stop: infra.stop,
     };
   } catch (err) {
-    await stop();
+    await infra.stop();
     throw err;
   }
 }
