@@ -1,0 +1,184 @@
+/**
+ * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
+ * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
+ * good candidates share, to a parent that scores higher or holds much more prose, to its parent
+ * when siblings are content too, and up to the article's title; or body, when that root does not
+ * hold most of the page's prose.
+ */
+import { candidateScore, linkDensity, type Stats, type StatsMap } from './content-score.js';
+import { findDescendant, hasMedia } from './dom.js';
+
+/** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
+const CLEAR_ROOT_SHARE = 0.5;
+/** How many of the best candidates vote for a shared ancestor, and how good they must be. */
+const TOP_CANDIDATES = 5;
+const ALTERNATIVE_SHARE = 0.75;
+const ALTERNATIVE_VOTES = 3;
+/** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
+const WIDEN_GAIN = 0.25;
+/** Share of the root's text in code from which a page is technical (see applyMainContent). */
+const TECHNICAL_SHARE = 0.05;
+/** Same-page links from which a page is a sectioned document (see isTechnical). */
+const SECTION_LINKS = 20;
+/** On technical pages the root widens over any section that adds this share of prose. */
+const TECHNICAL_WIDEN_GAIN = 0.05;
+
+function elementChildren(el: Element): Element[] {
+  const out: Element[] = [];
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out.push(c);
+  return out;
+}
+
+/**
+ * Technical pages (API references, manuals): code, pre or signature headings make up a share of
+ * the text, or the page links to its own sections many times (a table of contents, permalinks).
+ */
+export function isTechnical(s: Stats): boolean {
+  return s.codeText >= TECHNICAL_SHARE * s.text || s.fragmentLinks >= SECTION_LINKS;
+}
+
+/** The best candidate, widened as Readability widens it; undefined when no block scored. */
+function topCandidate(body: Element, stats: StatsMap): Element | undefined {
+  const gain = isTechnical(stats.get(body)!) ? TECHNICAL_WIDEN_GAIN : WIDEN_GAIN;
+  const ranked: Array<[Element, number]> = [];
+  for (const [el, s] of stats) if (s.score > 0 && el !== body) ranked.push([el, candidateScore(el, s)]);
+  if (ranked.length === 0) return undefined;
+  ranked.sort((a, b) => b[1] - a[1]);
+  let [top] = ranked[0];
+  const topScore = ranked[0][1];
+  // An ancestor that several good candidates share holds an article split into parts.
+  const good = ranked.slice(1, TOP_CANDIDATES).filter(([, sc]) => sc >= topScore * ALTERNATIVE_SHARE).map(([el]) => el);
+  if (good.length >= ALTERNATIVE_VOTES) {
+    for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+      // Inline elements (a `<span>` or `<a>` around blocks) have no stats of their own: not candidates.
+      if (!stats.has(up)) continue;
+      if (good.filter((el) => up!.contains(el)).length >= ALTERNATIVE_VOTES) {
+        top = up;
+        break;
+      }
+    }
+  }
+  // Climb to an ancestor that scores higher than the candidate (its text continues there),
+  // through ancestors that keep at least a third of its score.
+  let last = candidateScore(top, stats.get(top)!);
+  const floor = last / 3;
+  for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+    const us = stats.get(up);
+    if (!us || us.score <= 0) continue;
+    const score = candidateScore(up, us);
+    if (score < floor) break;
+    if (score > last) {
+      top = up;
+      break;
+    }
+    last = score;
+  }
+  // Widen while the parent holds much more prose: documentation spreads its text over sections.
+  for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+    const us = stats.get(up);
+    if (!us) continue;
+    const mass = stats.get(top)!.mass;
+    if (elementChildren(up).length > 1 && us.mass - mass < gain * mass) break;
+    top = up;
+  }
+  return top;
+}
+
+/** `compareDocumentPosition`: the other node follows this one. */
+const FOLLOWING = 4;
+const SENTENCE_END = /[.!?。！？]["'”’)]?\s*$/;
+
+/** Siblings of the top candidate that are content too (Readability's sibling rule). */
+function isContentSibling(sibling: Element, top: Element, stats: StatsMap): boolean {
+  const s = stats.get(sibling);
+  const ts = stats.get(top)!;
+  if (!s || s.text === 0) return hasMedia(sibling) && sibling.localName !== 'a';
+  const topScore = candidateScore(top, ts);
+  const threshold = Math.max(10, topScore * 0.2);
+  const bonus = sibling.className && sibling.className === top.className ? topScore * 0.2 : 0;
+  if (s.score > 0 && candidateScore(sibling, s) + bonus >= threshold) return true;
+  const density = linkDensity(s);
+  // A lead before the body (a standfirst, an intro block) is prose however it is nested.
+  const before = (sibling.compareDocumentPosition(top) & FOLLOWING) !== 0;
+  if (before && s.text > 80 && s.mass >= 1 && density < 0.25) return true;
+  // A table of facts beside the body: a recipe's ingredients, a product's specifications.
+  if (density < 0.5 && isDataTable(sibling)) return true;
+  if (sibling.localName !== 'p' && s.inline < s.text) return false;
+  if (s.text > 80) return density < 0.25;
+  return density === 0 && SENTENCE_END.test(sibling.textContent ?? '');
+}
+
+/** The content root and the siblings of it to drop, or body when there is no clear main block. */
+export function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element>; core: Element } {
+  const whole = { root: body, drop: new Set<Element>(), core: body };
+  const top = topCandidate(body, stats);
+  if (!top) return whole;
+  let root = top;
+  const drop = new Set<Element>();
+  const parent = top.parentElement;
+  // The root is a block with stats of its own: never an inline wrapper.
+  if (parent && parent !== body && stats.has(parent)) {
+    const siblings = elementChildren(parent).filter((el) => el !== top);
+    const keep = siblings.filter((el) => isContentSibling(el, top, stats));
+    if (keep.length > 0) {
+      root = parent;
+      for (const el of siblings) if (!keep.includes(el)) drop.add(el);
+    }
+  }
+  const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
+  if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
+  return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
+}
+
+/** How far above the root the page's title may sit for the root to reach up to it. */
+const TITLE_LEVELS = 6;
+/** What the title block may add, as a share of the root's text: a headline, a standfirst, a lead. */
+const TITLE_BLOCK_SHARE = 0.5;
+
+/**
+ * The root widened up to the page's title when it sits just before the root: an article's header
+ * (headline, standfirst, lead paragraph) is often a sibling branch of its body. The title is the
+ * last `<h1>` before the root (a logo or site name in an h1 comes earlier), and none when the root
+ * holds an h1 of its own. What lies between the title and the root is kept; what precedes the
+ * title or follows the root is dropped.
+ */
+function withTitle(body: Element, root: Element, drop: Set<Element>, stats: StatsMap): { root: Element; drop: Set<Element> } | undefined {
+  // The stats hold every block element of the page in document order: no second walk for the h1s.
+  let title: Element | undefined;
+  for (const el of stats.keys()) {
+    if (el === root) break;
+    if (el.localName === 'h1') title = el;
+  }
+  if (!title || findDescendant(root, (el) => el.localName === 'h1')) return undefined;
+  let top = root.parentElement;
+  for (let level = 1; top && top !== body && !top.contains(title) && level < TITLE_LEVELS; level++) top = top.parentElement;
+  if (!top || top === body || !top.contains(title) || !stats.has(top)) return undefined;
+  const widened = new Set(drop);
+  let added = 0;
+  let addedLinks = 0;
+  for (let el: Element = root; el !== top; el = el.parentElement!) {
+    const lca = el.parentElement === top;
+    let before = true;
+    for (let c = el.parentElement!.firstElementChild; c; c = c.nextElementSibling) {
+      if (c === el) {
+        before = false;
+        continue;
+      }
+      // Before the path: kept when it lies after the title (or holds it); after the path: dropped.
+      const keep = before && (!lca || c.contains(title) || !!(title.compareDocumentPosition(c) & 4));
+      if (!keep) widened.add(c);
+      else {
+        added += stats.get(c)?.text ?? 0;
+        addedLinks += stats.get(c)?.linkText ?? 0;
+      }
+    }
+  }
+  const rootText = stats.get(root)?.text ?? 0;
+  if (added > TITLE_BLOCK_SHARE * rootText || addedLinks > 0.5 * added) return undefined;
+  return { root: top, drop: widened };
+}
+
+/** A table of figures or facts rather than layout: it has header cells or a caption. */
+export function isDataTable(el: Element): boolean {
+  return findDescendant(el, (c) => c.localName === 'th' || c.localName === 'caption' || c.localName === 'thead') !== undefined;
+}
