@@ -52,10 +52,11 @@ export function removeNonContent(body: Element): void {
 function readNoscripts(body: Element, noscripts: Element[]): void {
   const texts = noscripts.map((el) => visibleTextLength(el));
   const inside = texts.reduce((a, b) => a + b, 0);
-  const outside = visibleTextLength(body, new Set(noscripts));
+  // Pixels and notices, the usual noscripts, are short: the rest of the page is not measured for them.
+  const read = texts.some((n) => n >= NOSCRIPT_CONTENT_TEXT) && inside > visibleTextLength(body, new Set(noscripts), inside + 1);
   noscripts.forEach((el, i) => {
     const parent = el.parentNode!;
-    if (inside > outside && texts[i] >= NOSCRIPT_CONTENT_TEXT) {
+    if (read && texts[i] >= NOSCRIPT_CONTENT_TEXT) {
       removeNonContent(el);
       while (el.firstChild) parent.insertBefore(el.firstChild, el);
     }

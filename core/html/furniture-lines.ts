@@ -205,7 +205,7 @@ function linkTextLength(el: Element): number {
  */
 export function collectOtherStories(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
-  const total = visibleTextLength(root);
+  let total: number | undefined; // measured once a heading matches: most pages have none
   for (const el of stats.keys()) {
     const s = stats.get(el)!;
     // A heading, or a line of its own without links (`<p class="uppercase">Trending stories</p>`).
@@ -217,6 +217,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
       for (let sib = node.nextElementSibling; sib; sib = sib.nextElementSibling) rest.push(sib);
     }
     const after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
+    total ??= visibleTextLength(root);
     if (total - after < Math.max(STORY_BEFORE, after)) continue;
     // Teasers are headlines that link: prose after such a heading is the article going on. With
     // nothing after it (its teasers went as furniture), the heading goes alone.

@@ -11,13 +11,16 @@
  *    parent when siblings are content too (the other siblings are dropped).
  * 3. When that root does not hold most of the page's prose (listing, home and search pages, where
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
- *    content, so nothing is cut but the lines that end it after its last prose (`collectTail`).
+ *    content, so nothing is cut but other stories after the article and the lines that end it after
+ *    its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
- *    lists, form fields, image strips, lone embeds) are removed, then the lines that end the root
- *    after its last prose (`collectTail`: emptied headings, lead-ins, lone links) and the short
- *    lines before its h1 (`collectHead`: kickers, categories, dates), and short lines that are
- *    furniture by their wording (`collectWorded`, these three in furniture-lines.ts: picture credits, "Über den Autor", subscription,
- *    app and follow prompts, in several languages); not on technical pages.
+ *    lists, form fields, image strips, lone embeds) are removed; then, by the rules of
+ *    furniture-lines.ts, a heading that opens other stories and what follows it
+ *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
+ *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
+ *    categories, dates) and short lines that are furniture by their wording (`collectWorded`:
+ *    picture credits, "Über den Autor", subscription, app and follow prompts, in several
+ *    languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesContent } from './boilerplate.js';
@@ -108,7 +111,10 @@ const THREAD_OUTSIDE_TEXT = 500;
 function isThread(root: Element, chrome: ReadonlySet<Element>, comments: readonly Element[]): boolean {
   if (visibleTextLength(root, chrome, THREAD_OUTSIDE_TEXT) >= THREAD_OUTSIDE_TEXT) return false;
   let inside = 0;
-  for (const el of comments) if ((inside += visibleTextLength(el, undefined, THREAD_OUTSIDE_TEXT)) >= THREAD_OUTSIDE_TEXT) return true;
+  for (const el of comments) {
+    inside += visibleTextLength(el, undefined, THREAD_OUTSIDE_TEXT);
+    if (inside >= THREAD_OUTSIDE_TEXT) return true;
+  }
   return false;
 }
 
