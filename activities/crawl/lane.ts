@@ -17,6 +17,7 @@ import type { ActivityDeps } from '../deps.js';
 import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
 import { loadCrawlPages, type CrawlPages } from './page-work.js';
 import { storeBatch, type PageOutcome } from './store.js';
+import { groupedStores } from './store-queue.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
 import { creditCheck } from '../../core/billing-settings.js';
 import { lanesRunning } from '../../telemetry/metrics.js';
@@ -31,6 +32,8 @@ const HEARTBEAT_MS = 1_000;
 
 export function laneActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
+  // The lanes of one crawl on this worker store together while a store of theirs runs (store-queue.ts).
+  const store = groupedStores((crawlId, outcomes) => storeBatch(prisma, crawlId, outcomes, config.CRAWL_TTL_SECONDS, creditCheck(config)));
 
   async function counters(crawlId: string): Promise<Pick<LaneResult, 'completed' | 'failed' | 'total'>> {
     const c = await prisma.job.findUnique({ where: { id: crawlId }, select: { completed: true, failed: true, total: true } });
@@ -81,7 +84,7 @@ export function laneActivities(deps: ActivityDeps) {
         const result = await deps.tracing.span(
           'page.store',
           async (span) => {
-            const out = await storeBatch(prisma, crawlId, batch, config.CRAWL_TTL_SECONDS, creditCheck(config));
+            const out = await store(crawlId, batch);
             span.setAttribute('pagewright.documents', out.stored.length);
             return out;
           },

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchResult, PageOutcome } from './store.js';
+import { groupedStores } from './store-queue.js';
+
+/** A stored page's outcome for URL id `id` (only the row's id matters to the queue). */
+const page = (id: number): PageOutcome => ({
+  kind: 'stored',
+  row: { id: BigInt(id), url: `http://site.test/${id}`, urlKey: `site.test/${id}`, depth: 0, discoveryDepth: 0, attempts: 1, throttles: 0 },
+  document: { url: `http://site.test/${id}`, urlKey: `site.test/${id}`, metadata: { sourceURL: `http://site.test/${id}`, url: `http://site.test/${id}`, statusCode: 200 } },
+  candidates: [],
+  skips: [],
+  robotsBlocked: [],
+});
+
+/**
+ * A store that records each call (crawl, URL ids) and finishes only when told, storing every page
+ * and admitting one link per page; a call whose pages include `refuse` fails.
+ */
+function heldStore(refuse?: number) {
+  const calls: { crawlId: string; ids: number[] }[] = [];
+  const release: Array<() => void> = [];
+  const store = (crawlId: string, outcomes: PageOutcome[]) => {
+    const ids = outcomes.map((o) => Number(o.row.id));
+    calls.push({ crawlId, ids });
+    return new Promise<BatchResult>((resolve, reject) => {
+      release.push(() => {
+        if (refuse !== undefined && ids.includes(refuse)) reject(new Error(`page ${refuse} refused`));
+        else resolve({ stored: ids.map((id) => ({ urlId: BigInt(id), documentId: `${crawlId}:${id}` })), admitted: ids.length, stopped: false });
+      });
+    });
+  };
+  /** Lets the oldest running store finish, then lets the queue start the next one. */
+  const finishNext = async () => {
+    release.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { store, calls, finishNext };
+}
+
+const ids = (r: BatchResult) => r.stored.map((s) => Number(s.urlId));
+
+describe('groupedStores', () => {
+  it('stores a batch at once when no store of its crawl is running', async () => {
+    const { store, calls, finishNext } = heldStore();
+    const grouped = groupedStores(store);
+    const done = grouped('c1', [page(1), page(2)]);
+    expect(calls).toEqual([{ crawlId: 'c1', ids: [1, 2] }]);
+    await finishNext();
+    expect(await done).toEqual({ stored: [{ urlId: 1n, documentId: 'c1:1' }, { urlId: 2n, documentId: 'c1:2' }], admitted: 2, stopped: false });
+  });
+
+  it('stores the batches that arrive while a store of the crawl runs together, and gives each lane its own documents', async () => {
+    const { store, calls, finishNext } = heldStore();
+    const grouped = groupedStores(store);
+    const first = grouped('c1', [page(1)]);
+    const second = grouped('c1', [page(2), page(3)]);
+    const third = grouped('c1', [page(4)]);
+    expect(calls).toHaveLength(1);
+    await finishNext();
+    expect(calls).toEqual([{ crawlId: 'c1', ids: [1] }, { crawlId: 'c1', ids: [2, 3, 4] }]);
+    expect(ids(await first)).toEqual([1]);
+    await finishNext();
+    const [b, c] = await Promise.all([second, third]);
+    expect(ids(b)).toEqual([2, 3]);
+    expect(ids(c)).toEqual([4]);
+    // Links admitted are the joint store's: each lane hears that the frontier grew.
+    expect([b.admitted, c.admitted]).toEqual([3, 3]);
+    // Once the queue is empty, the next batch is stored at once again.
+    const fourth = grouped('c1', [page(5)]);
+    expect(calls).toHaveLength(3);
+    await finishNext();
+    expect(ids(await fourth)).toEqual([5]);
+  });
+
+  it('does not hold one crawl\'s batch behind another crawl\'s store', async () => {
+    const { store, calls, finishNext } = heldStore();
+    const grouped = groupedStores(store);
+    void grouped('c1', [page(1)]);
+    void grouped('c2', [page(2)]);
+    expect(calls).toEqual([{ crawlId: 'c1', ids: [1] }, { crawlId: 'c2', ids: [2] }]);
+    await finishNext();
+    await finishNext();
+  });
+
+  it('stores each batch of a failed joint store on its own, so only the refused page\'s lane fails', async () => {
+    const { store, calls, finishNext } = heldStore(3);
+    const grouped = groupedStores(store);
+    const first = grouped('c1', [page(1)]);
+    const good = grouped('c1', [page(2)]);
+    const bad = grouped('c1', [page(3), page(4)]);
+    const badSettled = bad.then(
+      () => 'stored',
+      (err: Error) => err.message,
+    );
+    await finishNext();
+    expect(ids(await first)).toEqual([1]);
+    await finishNext(); // the joint store of [2, 3, 4] fails
+    expect(calls.map((c) => c.ids)).toEqual([[1], [2, 3, 4], [2]]);
+    await finishNext();
+    expect(ids(await good)).toEqual([2]);
+    expect(calls.map((c) => c.ids)).toEqual([[1], [2, 3, 4], [2], [3, 4]]);
+    await finishNext();
+    expect(await badSettled).toBe('page 3 refused');
+  });
+});
