@@ -6,7 +6,7 @@
  * pages are queued.
  *
  *   npm run bench:scale-out [-- --pages 20000 --warmup-pages 500 --workers 1,2,4 --apis 1,2
- *                                --concurrency 16 --timeout 1200 --statements]
+ *                                --concurrency 16 --convert-threads N --timeout 1200 --statements]
  *
  * Each configuration crawls `--pages` pages of bench/crawl-site.ts's site (8.5 KB, loopback) after an
  * untimed `--warmup-pages` crawl, with maxConcurrency = `--concurrency` × workers, so every worker's
@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '1,2,4' },
     apis: { type: 'string', default: '1,2' },
     concurrency: { type: 'string', default: '16' },
+    /** WORKER_CONVERT_THREADS for every worker (unset: one per core, the default). */
+    'convert-threads': { type: 'string' },
     timeout: { type: 'string', default: '1200' },
     /** PostgreSQL with pg_stat_statements: print the statements that took its time in each measured crawl. */
     statements: { type: 'boolean', default: false },
@@ -90,8 +92,8 @@ chmodSync(root, 0o755); // PostgreSQL runs as the postgres user when we are root
 const site = await startSite({ '/site/': PAGES, '/warm/': WARMUP });
 let failed = false;
 try {
-  console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
-  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY, statements: args.statements });
+  console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, WORKER_CONVERT_THREADS ${args['convert-threads'] ?? 'unset'}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
+  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY, statements: args.statements, workerEnv: args['convert-threads'] ? { WORKER_CONVERT_THREADS: args['convert-threads'] } : undefined });
   try {
     const watch = await watchPostgres(stack.databaseUrl, stack.infra.postgres);
     const apis: ServiceProcess[] = [];

@@ -35,7 +35,8 @@ export interface ScaleStack {
 }
 
 /** `statements`: PostgreSQL with pg_stat_statements (bench/pg-watch.ts). */
-export async function startScaleStack(options: { root: string; workerConcurrency: number; statements?: boolean }): Promise<ScaleStack> {
+/** `workerEnv`: settings for the workers only (WORKER_CONVERT_THREADS). */
+export async function startScaleStack(options: { root: string; workerConcurrency: number; statements?: boolean; workerEnv?: Record<string, string> }): Promise<ScaleStack> {
   const { root } = options;
   const infra = await startBenchInfra({ root, name: 'scale', workerConcurrency: options.workerConcurrency, ephemeral: true, statements: options.statements });
   const { env, pidDir, pid, timeoutMs } = infra;
@@ -66,7 +67,7 @@ export async function startScaleStack(options: { root: string; workerConcurrency
       },
       async startWorker(name) {
         const port = await freePort();
-        const child = await startWorkerProcess({ env: { ...env, WORKER_SCRAPE_PORT: String(port) }, logFile: join(root, `${name}.log`), pidDir, name });
+        const child = await startWorkerProcess({ env: { ...env, ...options.workerEnv, WORKER_SCRAPE_PORT: String(port) }, logFile: join(root, `${name}.log`), pidDir, name });
         infra.onStop(() => child.stop());
         return { name, child, url: `http://127.0.0.1:${port}` };
       },

@@ -140,6 +140,10 @@ export const settings = {
     default: 2,
     doc: 'Pages fetched and converted in parallel per worker, shared by the crawl lanes it runs (README "Page lanes"); also bounds its concurrent scrapes.',
   },
+  WORKER_CONVERT_THREADS: {
+    schema: positiveInt,
+    doc: 'Threads converting pages to markdown per worker. Unset: one per core the worker may use (its cgroup CPU limit when it has one, else the machine’s cores), at most WORKER_CONCURRENCY. Set it when several workers share a machine without CPU limits.',
+  },
   // The scrape path (README "Scrape path"): the API calls a worker's scrape endpoint directly.
   SCRAPE_SERVICE_TOKEN: {
     schema: { type: 'string', minLength: 32 },

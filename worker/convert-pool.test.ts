@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePage } from '../bench/html-fixture.js';
 import { InvalidSelectorError, PageTooLargeError, UnsupportedContentTypeError } from '../core/html/errors.js';
 import type { PageFormat, ProcessPageInput } from '../core/html/types.js';
-import { convertInline, createConvertPool, defaultConvertThreads, type ConvertPool } from './convert-pool.js';
+import { convertInline, createConvertPool, defaultConvertThreads, usableCores, type ConvertPool } from './convert-pool.js';
 
 const url = 'https://example.com/articles/bench';
 const allFormats = new Set<PageFormat>(['markdown', 'html', 'rawHtml', 'links']);
@@ -90,6 +90,17 @@ describe('convert pool lifecycle', () => {
     expect(defaultConvertThreads(2, 1)).toBe(1);
     expect(defaultConvertThreads(4, 8)).toBe(4);
     expect(defaultConvertThreads(16, 8)).toBe(8);
+  });
+
+  it('counts the cores a cgroup CPU limit leaves, rounded up, and the machine\'s without a limit', () => {
+    const files = (entries: Record<string, string>) => (path: string) => entries[path];
+    expect(usableCores(files({ '/sys/fs/cgroup/cpu.max': 'max 100000\n' }), 8)).toBe(8);
+    expect(usableCores(files({ '/sys/fs/cgroup/cpu.max': '150000 100000\n' }), 8)).toBe(2);
+    expect(usableCores(files({ '/sys/fs/cgroup/cpu.max': '50000 100000\n' }), 8)).toBe(1);
+    expect(usableCores(files({ '/sys/fs/cgroup/cpu.max': '800000 100000\n' }), 4)).toBe(4);
+    expect(usableCores(files({ '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '200000\n', '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n' }), 8)).toBe(2);
+    expect(usableCores(files({ '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '-1\n', '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n' }), 8)).toBe(8);
+    expect(usableCores(files({}), 3)).toBe(3);
   });
 });
 

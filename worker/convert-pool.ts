@@ -9,6 +9,7 @@
  * themselves, so from source they also import tsx's loader.
  */
 import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,13 +37,35 @@ export interface ConvertPool {
 }
 
 /**
- * Threads by default: one per core, and no more than pages in flight (more would sit idle).
+ * Cores this process may use: the machine's (its CPU affinity), or fewer when its cgroup has a CPU
+ * limit (a container's `cpus`, a Kubernetes `limits.cpu`), rounded up. Node 20's
+ * availableParallelism() does not read the cgroup, so 16 threads would share one core's quota.
+ * cgroup v2 (`cpu.max`: "max 100000" or "<quota> <period>") and v1 (`cpu.cfs_quota_us` / `cpu.cfs_period_us`).
+ */
+export function usableCores(read: (path: string) => string | undefined = readText, cores = availableParallelism()): number {
+  const v2 = read('/sys/fs/cgroup/cpu.max')?.trim().split(/\s+/);
+  const [quota, period] = v2 ? v2.map(Number) : [Number(read('/sys/fs/cgroup/cpu/cpu.cfs_quota_us')), Number(read('/sys/fs/cgroup/cpu/cpu.cfs_period_us'))];
+  if (!(quota > 0) || !(period > 0)) return cores;
+  return Math.max(1, Math.min(cores, Math.ceil(quota / period)));
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Threads by default (WORKER_CONVERT_THREADS unset): one per usable core, and no more than pages in
+ * flight (more would sit idle).
  * Conversion is most of a page's CPU; the main thread (the Temporal SDK's polling, lane heartbeats,
  * every page's I/O, the batch stores) needs a fraction of a core and its heartbeats have seconds of
  * slack. bench:crawl on 2 cores, WORKER_CONCURRENCY 16: 220-230 pages/s with 2 threads against
  * 172-194 with 1 (cores - 1), at ~35 MiB more peak RSS (386 MiB). Each thread adds ~12 MiB idle.
  */
-export function defaultConvertThreads(workerConcurrency: number, cores = availableParallelism()): number {
+export function defaultConvertThreads(workerConcurrency: number, cores = usableCores()): number {
   return Math.max(1, Math.min(workerConcurrency, cores));
 }
 

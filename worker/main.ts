@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config, readFileSync));
   // Pages convert on worker threads: a 200 KB page is ~170 ms of CPU that would otherwise stall
   // heartbeats and the other activities' I/O (bench/convert-stall.ts).
-  const convertPool = createConvertPool({ threads: defaultConvertThreads(config.WORKER_CONCURRENCY) });
+  const convertPool = createConvertPool({ threads: config.WORKER_CONVERT_THREADS ?? defaultConvertThreads(config.WORKER_CONCURRENCY) });
   const workflowBundle = config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined;
   const worker = await createWorker({ config, connection, workflowBundle, deps: { config, prisma, log, engines, convert: convertPool.convert }, metrics: temporalMetricsReader(temporalMetricsPort) });
   const clientConnection = await Connection.connect(temporalConnectionOptions(config, readFileSync));
