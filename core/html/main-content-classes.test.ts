@@ -257,4 +257,16 @@ b.push(1);</code></pre>
     expect(md).toContain('[Product 11: a steel kettle]');
     expect(md).not.toContain('All rights reserved');
   });
+
+  it('keeps the cards of a section front whose <main> is all teasers, and still drops a teaser list under an article', async () => {
+    const card = (i: number) => `<div class="teaser"><a href="/story/${i}"><img src="/t${i}.jpg" alt=""><h3>Story ${i}: the town votes on its harbour plan, and the fishermen win</h3></a><p>Council, Monday, ${i} residents.</p></div>`;
+    const cards = (n: number, from = 0) => `<div class="stories">${Array.from({ length: n }, (_, i) => card(from + i)).join('')}</div>`;
+    const front = await main(`${siteChrome}<main><h1>Local news</h1>${cards(10)}<h2>More top stories</h2>${cards(6, 10)}</main>${siteFooter}`);
+    for (let i = 0; i < 16; i++) expect(front).toContain(`Story ${i}: the town votes on its harbour plan`);
+    expect(front).not.toContain('All rights reserved');
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i} of the report on the harbour vote, long enough to read as prose, with commas, quotes, and a count.</p>`).join('');
+    const article = await main(`${siteChrome}<main><article><h1>The harbour vote</h1>${paragraphs}</article>${cards(4)}</main>${siteFooter}`);
+    expect(article).toContain('Paragraph 7 of the report');
+    expect(article).not.toContain('Story 0: the town votes');
+  });
 });

@@ -14,7 +14,8 @@
  *    content, so nothing is cut but other stories after the article and the lines that end it after
  *    its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
- *    lists, form fields, image strips, lone embeds) are removed; then, by the rules of
+ *    lists, form fields, image strips, lone embeds) are removed, unless they hold most of the best
+ *    candidate's prose (a page of teasers, `isTeaserPage`); then, by the rules of
  *    furniture-lines.ts, a heading that opens other stories and what follows it
  *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
  *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
@@ -214,6 +215,22 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
   return found;
 }
 
+/** Share of the best candidate's prose from which the furniture inside it is the page itself (see isTeaserPage). */
+const TEASER_PAGE_SHARE = 0.5;
+
+/**
+ * A page of teasers (a listing, a section front, search results, a category of products): what
+ * reads as furniture in an article (link-dense teaser cards, image strips) holds most of the prose
+ * (`Stats.mass`) of the best candidate itself, the block the content root grew from. Those teasers
+ * are the page's content, and none of them is removed. An article's prose lies outside its teaser
+ * lists, so they still go, even when they are most of its text.
+ */
+function isTeaserPage(core: Element, furniture: Set<Element>, stats: StatsMap): boolean {
+  let inside = 0;
+  for (const el of furniture) if (core.contains(el)) inside += stats.get(el)?.mass ?? 0;
+  return inside > TEASER_PAGE_SHARE * (stats.get(core)?.mass ?? 0);
+}
+
 /** LEAD_IN characters at most: a heading or line that introduces what follows ("Read also:"). */
 const LEAD_IN = 80;
 
@@ -247,7 +264,8 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
-    removeIfNonEmpty(root, collectFurniture(root, stats, core));
+    const furniture = collectFurniture(root, stats, core);
+    if (!isTeaserPage(core, furniture, stats)) removeIfNonEmpty(root, furniture);
     removeIfNonEmpty(root, collectOtherStories(root, stats));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
