@@ -64,7 +64,8 @@ function readNoscripts(body: Element, noscripts: Element[]): void {
   });
 }
 
-const STREAMED_SEGMENT = /^S:\d+$/;
+/** React numbers its segments in base 32 or 16 (`S:0` … `S:a` … `S:1f`). */
+const STREAMED_SEGMENT = /^S:[0-9a-z]+$/;
 const REVEAL = /\$R([CS])\("([^"]+)","([^"]+)"\)/g;
 
 /**

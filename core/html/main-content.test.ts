@@ -101,25 +101,25 @@ describe('onlyMainContent', () => {
     expect(notice.markdown).toBe('The article.');
   });
 
-  it('puts the parts React streams in hidden <div id="S:n"> where its $RC/$RS scripts would, in order', async () => {
+  it('puts the parts React streams in hidden <div id="S:n"> (n in base 32) where its $RC/$RS scripts would, in order', async () => {
     const html = `<header><nav><a href="/">Home</a></nav></header><main><h1>Streamed story</h1>
       <!--$?--><template id="B:0"></template><div class="skeleton">Loading…</div><!--/$-->
       <p>The closing paragraph, rendered first, with enough words and commas, like the rest, to be prose of its own.</p></main>
       <footer><p>Footer</p></footer>
       <script>$RC=function(b,c){};$RS=function(a,b){}</script>
-      <div hidden id="S:0"><p>The opening paragraph, sent late by the server, with enough words, and commas, to be prose.</p><template id="P:1"></template></div>
+      <div hidden id="S:0"><p>The opening paragraph, sent late by the server, with enough words, and commas, to be prose.</p><template id="P:a"></template></div>
       <script>$RC("B:0","S:0")</script>
-      <div hidden id="S:1"><p>The middle paragraph, streamed last, fills the placeholder, and it has words, commas, and clauses.</p></div>
-      <script>$RS("S:1","P:1")</script>`;
+      <div hidden id="S:a"><p>The middle paragraph, streamed last, fills the placeholder, and it has words, commas, and clauses.</p></div>
+      <script>$RS("S:a","P:a")</script>`;
     expect(await mainMarkdown(html)).toBe([
       '# Streamed story',
       'The opening paragraph, sent late by the server, with enough words, and commas, to be prose.',
       'The middle paragraph, streamed last, fills the placeholder, and it has words, commas, and clauses.',
       'The closing paragraph, rendered first, with enough words and commas, like the rest, to be prose of its own.',
     ].join('\n\n'));
-    // A saved page that lost its scripts: the segment still fills the placeholder of its number.
-    const saved = `<main><h1>Saved</h1><template id="P:2"></template><p>Kept after the placeholder, a sentence, with commas, that reads as prose too.</p></main>
-      <div hidden id="S:2"><p>Streamed into the placeholder, this paragraph has words, commas, and a clause or two.</p></div>`;
+    // A saved page that lost its scripts: the segment still fills the placeholder of its number (React's, in base 32).
+    const saved = `<main><h1>Saved</h1><template id="P:1f"></template><p>Kept after the placeholder, a sentence, with commas, that reads as prose too.</p></main>
+      <div hidden id="S:1f"><p>Streamed into the placeholder, this paragraph has words, commas, and a clause or two.</p></div>`;
     expect(await mainMarkdown(saved)).toBe('# Saved\n\nStreamed into the placeholder, this paragraph has words, commas, and a clause or two.\n\nKept after the placeholder, a sentence, with commas, that reads as prose too.');
   });
 
