@@ -14,6 +14,8 @@ const SECTION_EDGE_TAGS = new Set(['header', 'footer']);
 
 const CHROME_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search', 'menu', 'menubar',
+  // Controls: a drop-down's options (sizes, sort orders, review filters), a toolbar, a tooltip.
+  'listbox', 'combobox', 'toolbar', 'tooltip', 'slider', 'spinbutton',
 ]);
 
 /** Class/id words of reader comments; `namesComments` also takes the words `comment` leads. */

@@ -54,6 +54,18 @@ describe('onlyMainContent', () => {
     expect(await mainMarkdown(html)).toBe('Keep\n\nNot an ad');
   });
 
+  it('removes the options of drop-downs and toolbars inside the content (sizes, sort orders, review filters)', async () => {
+    const options = (label: string, values: string[]) =>
+      `<label>${label}</label><div role="combobox" aria-expanded="false">${values[0]}</div><div role="listbox">${values.map((v) => `<div role="option">${v}</div>`).join('')}</div>`;
+    const html = `<main><h1>Arrival T-Shirt</h1><p>A lightweight training shirt, with sweat-wicking fabric, flatlock seams and a straight hem.</p>
+      ${options('Size', ['xs', 's', 'm', 'l', 'xl'])}<div role="toolbar"><button>Zoom</button><button>Share</button></div>
+      <h2>Reviews</h2>${options('Sort by', ['Most recent', 'Oldest first', 'Highest rated'])}<p>Fits well, and the fabric dries fast after a run.</p></main>`;
+    const markdown = await mainMarkdown(html);
+    expect(markdown).toContain('A lightweight training shirt');
+    expect(markdown).toContain('Fits well, and the fabric dries fast');
+    for (const control of ['xl', 'Oldest first', 'Highest rated', 'Zoom']) expect(markdown).not.toContain(control);
+  });
+
   it('does not prune a wrapper whose class looks like chrome when it holds the content', async () => {
     const html = `<div class="layout has-sidebar menu-open"><nav>Menu</nav><div><h1>Heading</h1><p>Content</p></div></div>
       <div class="page-header"><h1>Second h1 keeps this</h1></div><div class="post-header"><h2>So does an h2</h2><p>Posted today</p></div>
