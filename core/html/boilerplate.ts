@@ -19,7 +19,7 @@ const CHROME_ROLES = new Set([
 ]);
 
 /** Class/id words of reader comments; `namesComments` also takes the words `comment` leads. */
-const COMMENT_WORDS = ['comment', 'comments', 'commentlist', 'commentform', 'disqus', 'respond', 'replies'];
+const COMMENT_WORDS = ['comment', 'comments', 'commentlist', 'commentform', 'disqus', 'respond', 'replies', 'reviews'];
 
 /**
  * Class/id words (compared per part: `site-nav` and `mainNav` both contain `nav`) that mark chrome.

@@ -249,6 +249,17 @@ b.push(1);</code></pre>
     expect(md).not.toContain('g2.jpg');
   });
 
+  it('keeps a product\'s description and specifications, and drops its customer reviews like reader comments', async () => {
+    const review = (who: string, n: number) => `<div class="review"><p><b>${who}</b></p><p>I bought this kettle ${n} weeks ago, and honestly, it boils fast, but the lid rattles a little when it does.</p></div>`;
+    const md = await main(`${siteChrome}<main><div class="product"><h1>Steel kettle, 1.7 litres</h1>${prose('kettle')}
+      <table><tr><th>Capacity</th><td>1.7 l</td></tr><tr><th>Power</th><td>2200 W</td></tr></table></div>
+      <section id="reviews" class="product-reviews"><h2>Customer reviews</h2>${['Ann', 'Bo', 'Cy', 'Di'].map(review).join('')}</section></main>${siteFooter}`);
+    expect(md).toContain('The kettle report, published on day 4');
+    expect(md).toContain('| Power | 2200 W |');
+    expect(md).not.toContain('Customer reviews');
+    expect(md).not.toContain('the lid rattles');
+  });
+
   it('keeps every item of a listing page, which has no main block', async () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Product ${i}: a steel kettle</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros.</p></div>`).join('');
