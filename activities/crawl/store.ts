@@ -1,5 +1,6 @@
 /**
- * Where a lane's finished pages land: ONE transaction per batch, holding the crawl row lock, stores
+ * Where a lane's finished pages land: ONE transaction per batch (the batches of a crawl's lanes on
+ * one worker that finish while a store runs go together: store-queue.ts), holding the crawl row lock, stores
  * the documents with the next gap-free sequence numbers (multi-row insert), admits the batch's new
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
  * failed (with its error) or back to the queue with a backoff. A URL already settled by someone else
