@@ -9,6 +9,13 @@ import type { Locator, Page } from 'playwright';
 import { MAX_SCRIPT_RETURN_BYTES, type Action, type ActionResults } from '../core/schemas/actions.js';
 import { RenderError } from './contract.js';
 
+/**
+ * Time a selector wait leaves of the request's budget, so that a selector that never appears is
+ * reported as the action that failed (400 action_failed) rather than as the request's timeout (408):
+ * capturing and answering after the wait take a few hundred milliseconds, more on a loaded machine.
+ */
+const REPORT_MARGIN_MS = 1000;
+
 /** How long click and scroll wait for their selector to match before saying it matches nothing. */
 export const SELECTOR_GRACE_MS = 2_000;
 
@@ -48,7 +55,7 @@ async function runAction(ctx: ActionContext, action: Action, results: ActionResu
   switch (action.type) {
     case 'wait':
       if (action.selector !== undefined) {
-        const timeout = Math.max(1, ctx.remaining() - 500);
+        const timeout = Math.max(1, ctx.remaining() - REPORT_MARGIN_MS);
         await page
           .locator(action.selector)
           .first()
