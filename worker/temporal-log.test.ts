@@ -88,4 +88,15 @@ describe('temporalLog', () => {
     expect(server.probes).toBe(0);
     sdk.close();
   });
+
+  it('logs the SDK\'s "no workflows" warning at debug: the pages worker runs activities only, on purpose', () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ name: 'worker', level: 'debug', write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const sdk = temporalLog({ log, probe: () => Promise.resolve() });
+    sdk.logger.warn('No workflows registered, not polling for workflow tasks', { sdkComponent: 'worker', taskQueue: 'q-pages' });
+    expect(lines.map(({ time: _t, ...rest }) => rest)).toEqual([
+      { level: 'debug', name: 'worker', msg: 'No workflows registered, not polling for workflow tasks', sdkComponent: 'worker', taskQueue: 'q-pages' },
+    ]);
+    sdk.close();
+  });
 });

@@ -7,7 +7,9 @@
  * retries): if the server does not answer either, one line says Temporal is unreachable, further
  * retry warnings are dropped, and the probe asks again every few seconds; its first answer is one
  * line saying Temporal is back. A warning the probe contradicts (a retry begun just before the
- * server returned) is dropped too. Every other SDK message passes through.
+ * server returned) is dropped too. The warning that a worker has no workflows is by design for the
+ * pages task queue (lanes are activities only) and is logged at debug. Every other SDK message
+ * passes through.
  */
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import type { LogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
@@ -42,6 +44,9 @@ export interface TemporalLog {
 }
 
 const levels = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+
+/** The SDK's warning for a worker created without workflows: the pages worker, on purpose (worker/main.ts). */
+const NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
 
 /** LogMetadata may hold bigints (JSON.stringify throws on them) and symbol keys (dropped anyway). */
 function fields(meta: LogMetadata | undefined): Record<string, unknown> | undefined {
@@ -87,7 +92,7 @@ export function temporalLog(options: TemporalLogOptions): TemporalLog {
       if (state === 'up') check(meta?.error);
       return;
     }
-    log[levels[level]](message, fields(meta));
+    log[message === NO_WORKFLOWS ? 'debug' : levels[level]](message, fields(meta));
   };
   const logger: SdkLogger = {
     log: write,
