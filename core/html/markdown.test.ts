@@ -43,6 +43,11 @@ describe('markdown: tables', () => {
     expect(toMarkdown(row)).toContain('First paragraph.');
   });
 
+  it('writes a data table converted on its own (a main content root) as a table, not as nothing', () => {
+    const doc = parseHtml('<table class="tableList"><tr><td>1</td><td><a href="/b/1">The Hunger Games</a> by Suzanne Collins</td></tr><tr><td>2</td><td>Pride and Prejudice</td></tr></table>');
+    expect(toMarkdown(doc.querySelector('table')!)).toBe('|  |  |\n| --- | --- |\n| 1 | [The Hunger Games](/b/1) by Suzanne Collins |\n| 2 | Pride and Prejudice |');
+  });
+
   it('keeps the caption above the table', async () => {
     const html = '<table><caption>Prices</caption><tr><th>A</th></tr><tr><td>1</td></tr></table>';
     expect(await markdownOf(html)).toBe('Prices\n\n| A |\n| --- |\n| 1 |');

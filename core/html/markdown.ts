@@ -15,7 +15,7 @@
  */
 import { findDescendant } from './dom.js';
 import { escapeText, replacement } from './markdown-rules.js';
-import { withTableScope } from './markdown-tables.js';
+import { isDataTable, withTableScope } from './markdown-tables.js';
 import { asciiPrefixLength, asciiSuffixLength, BLOCK, collapseWhitespace, ELEMENT_NODE, isSpace, readText, TEXT_NODE, VOID, type PageText } from './markdown-text.js';
 
 /** Elements that are written even when they hold no text. */
@@ -155,7 +155,11 @@ export function tidyMarkdown(markdown: string): string {
  */
 export function toMarkdown(root: Element): string {
   collapseWhitespace(root);
-  const converted = withTableScope(root, () => new Converter(readText(root)).children(root, false));
+  const converter = new Converter(readText(root));
+  // A data table chosen as the content root (a ranked list, a schedule) is written as the table it
+  // is: its cells write nothing of their own, and only the table lays them out.
+  const asTable = root.localName === 'table' && isDataTable(root);
+  const converted = withTableScope(root, () => (asTable ? converter.element(root, false) : converter.children(root, false)));
   // Newlines and tabs off the start, whitespace off the end; a loop, since a regular expression
   // anchored at the end retries from every whitespace run in the text.
   let start = 0;
