@@ -159,4 +159,18 @@ describe('onlyMainContent', () => {
     const guide = `<main><h1>Guide</h1><p>A short intro to the guide, with a comma.</p><h2>Related posts</h2>${body}</main>`;
     expect(await mainMarkdown(guide)).toContain('Paragraph 7 of the review');
   });
+
+  it('keeps the headlines of a home page whose only prose is a few blurbs among them, and still drops an article\'s teaser list', async () => {
+    const blurb = (n: number) => `<p>Show ${n}: founders, investors and operators talk about building companies, raising money, hiring, and what they would do differently next time.</p>`;
+    const teaser = (n: number) => `<li><a href="/story/${n}">Headline number ${n} about a company that raised a round</a> <span>Reporter ${n}</span></li>`;
+    const list = (title: string, from: number) => `<div class="river"><h2>${title}</h2><ul>${Array.from({ length: 10 }, (_, i) => teaser(i + from)).join('')}</ul></div>`;
+    const home = `<header><a href="/">Tech news</a></header><main>${list('Top headlines', 0)}${blurb(1)}${list('Latest', 20)}${blurb(2)}${list('Science', 40)}${blurb(3)}</main>`;
+    const markdown = await mainMarkdown(home);
+    for (const n of [0, 9, 25, 49]) expect(markdown).toContain(`[Headline number ${n} about a company that raised a round](https://example.com/story/${n})`);
+    expect(markdown).toContain('Show 3: founders');
+    const body = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i} of the story, long enough to read as prose, with commas, clauses, and a point to make.</p>`).join('');
+    const article = await mainMarkdown(`<main><article><h1>The story</h1>${body}${list('Latest', 0)}</article></main>`);
+    expect(article).toContain('Paragraph 7 of the story');
+    expect(article).not.toContain('Headline number');
+  });
 });

@@ -15,7 +15,7 @@
  *    its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds) are removed, unless they hold most of the best
- *    candidate's prose (a page of teasers, `isTeaserPage`); then, by the rules of
+ *    candidate's prose or four times the rest of the root's text (a page of teasers, `isTeaserPage`); then, by the rules of
  *    furniture-lines.ts, a heading that opens other stories and what follows it
  *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
  *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
@@ -217,17 +217,25 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
 
 /** Share of the best candidate's prose from which the furniture inside it is the page itself (see isTeaserPage). */
 const TEASER_PAGE_SHARE = 0.5;
+/** Text of the furniture, as a multiple of the rest of the root's text, from which the root is made of it (see isTeaserPage). */
+const TEASER_ROOT_TEXT = 4;
 
 /**
  * A page of teasers (a listing, a section front, search results, a category of products): what
  * reads as furniture in an article (link-dense teaser cards, image strips) holds most of the prose
- * (`Stats.mass`) of the best candidate itself, the block the content root grew from. Those teasers
- * are the page's content, and none of them is removed. An article's prose lies outside its teaser
- * lists, so they still go, even when they are most of its text.
+ * (`Stats.mass`) of the best candidate itself, the block the content root grew from, or most of the
+ * root's text by far (a home page whose only prose is a few blurbs among its headlines). Those
+ * teasers are the page's content, and none of them is removed. An article's prose lies outside its
+ * teaser lists, so they still go, even when they are most of its text.
  */
-function isTeaserPage(core: Element, furniture: Set<Element>, stats: StatsMap): boolean {
+function isTeaserPage(root: Element, core: Element, furniture: Set<Element>, stats: StatsMap): boolean {
   let inside = 0;
-  for (const el of furniture) if (core.contains(el)) inside += stats.get(el)?.mass ?? 0;
+  let text = 0;
+  for (const el of furniture) {
+    if (core.contains(el)) inside += stats.get(el)?.mass ?? 0;
+    text += stats.get(el)?.text ?? 0;
+  }
+  if (text > TEASER_ROOT_TEXT * ((stats.get(root)?.text ?? 0) - text)) return true;
   return inside > TEASER_PAGE_SHARE * (stats.get(core)?.mass ?? 0);
 }
 
@@ -265,7 +273,7 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
     const furniture = collectFurniture(root, stats, core);
-    if (!isTeaserPage(core, furniture, stats)) removeIfNonEmpty(root, furniture);
+    if (!isTeaserPage(root, core, furniture, stats)) removeIfNonEmpty(root, furniture);
     removeIfNonEmpty(root, collectOtherStories(root, stats));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
