@@ -77,9 +77,15 @@ const REVEAL = /\$R([CS])\("([^"]+)","([^"]+)"\)/g;
  */
 function revealStreamed(body: Element): void {
   const segments = new Map<string, Element>();
-  for (let el = body.firstElementChild; el; el = el.nextElementSibling) {
-    if (el.localName === 'div' && el.hasAttribute('hidden') && STREAMED_SEGMENT.test(el.id)) segments.set(el.id, el);
-  }
+  const collect = (parent: Element): void => {
+    for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
+      if (el.localName === 'div' && el.hasAttribute('hidden') && STREAMED_SEGMENT.test(el.id)) segments.set(el.id, el);
+      // Our parser reads <noscript> as markup (as a browser without scripts would): one holding a
+      // raw-text element left open (`<iframe … />`, a tag manager's) runs on over the rest of the body.
+      else if (el.localName === 'noscript' && parent === body) collect(el);
+    }
+  };
+  collect(body);
   if (segments.size === 0) return;
   const doc = body.ownerDocument;
   const move = (segmentId: string, targetId: string, boundary: boolean): void => {

@@ -135,6 +135,26 @@ describe('onlyMainContent', () => {
     expect(await mainMarkdown(saved)).toBe('# Saved\n\nStreamed into the placeholder, this paragraph has words, commas, and a clause or two.\n\nKept after the placeholder, a sentence, with commas, that reads as prose too.');
   });
 
+  it('places streamed parts that a tag manager\'s <noscript> with a self-closed <iframe /> swallowed', async () => {
+    const html = `<main><h1>Deploy in minutes</h1><p>Ship your app with a platform that builds, deploys and scales it, from the first commit on.</p>
+      <!--$?--><template id="B:0"></template><p>Loading…</p><!--/$--></main>
+      <noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display: none; visibility: hidden;" /></noscript>
+      <div hidden id="S:0"><p>Every push builds a preview, every merge deploys to production, and rollbacks take one click, with logs kept for a month.</p></div>
+      <script>$RC("B:0","S:0")</script>`;
+    const markdown = await mainMarkdown(html);
+    expect(markdown).toContain('Every push builds a preview, every merge deploys to production');
+    expect(markdown).not.toContain('Loading');
+  });
+
+  it('reads a page whose only prose is a promotion beside its product cards as a page without a main block', async () => {
+    const card = (n: number) => `<div class="tile"><a href="/p/${n}"><img src="/i/${n}.jpg" alt=""><div class="name">Trail Runner ${n} Hiking Boot</div></a><div class="price">$1${n}9.95</div></div>`;
+    const html = `<header><nav><a href="/">Shop</a></nav></header><div class="hero-offer"><p>Limited-time offer! Get $30 in rewards when you open a member card, with no annual fee, today.</p></div>
+      <main><h1>Hiking boots</h1><div class="grid">${Array.from({ length: 24 }, (_, i) => card(i)).join('')}</div></main>`;
+    const markdown = await mainMarkdown(html);
+    for (const n of [0, 12, 23]) expect(markdown).toContain(`Trail Runner ${n} Hiking Boot`);
+    expect(markdown).toContain('# Hiking boots');
+  });
+
   it('keeps the posts of a forum thread whose blocks are named as comments, and drops comments under an article', async () => {
     const post = (n: number) => `<article class="cPost"><aside class="author">user${n}</aside><div class="ipsComment_content"><p>Reply ${n}: the new layout lost the borders between sections, and the old one, with its lines, was easier to scan.</p></div></article>`;
     const thread = `<header><nav><a href="/">Forums</a></nav></header><h1>New layout</h1><div class="posts">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div><footer><p>Powered by a forum</p></footer>`;

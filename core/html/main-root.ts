@@ -3,13 +3,16 @@
  * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
  * good candidates share, to a parent that scores higher or holds much more prose, to its parent
  * when siblings are content too, and up to the article's title; or body, when that root does not
- * hold most of the page's prose.
+ * hold most of the page's prose, or is a sliver of the page's text.
  */
 import { candidateScore, linkDensity, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia } from './dom.js';
 
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
 const CLEAR_ROOT_SHARE = 0.5;
+/** A root with less text than both of these (characters, share of the page's) is a sliver of the page, not its main block. */
+const SLIVER_TEXT = 1000;
+const SLIVER_SHARE = 0.1;
 /** How many of the best candidates vote for a shared ancestor, and how good they must be. */
 const TOP_CANDIDATES = 5;
 const ALTERNATIVE_SHARE = 0.75;
@@ -127,6 +130,10 @@ export function chooseRoot(body: Element, stats: StatsMap): { root: Element; dro
   }
   const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
   if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
+  // A sliver of the page (a promotion, a blurb) can hold its only prose when the rest is product
+  // cards or headlines: that page has no main block either.
+  const text = (stats.get(root)?.text ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
+  if (text < SLIVER_TEXT && text < SLIVER_SHARE * (stats.get(body)?.text ?? 0)) return whole;
   return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
 }
 
