@@ -81,6 +81,13 @@ export function namesComments(el: Element): boolean {
   return classIdParts(el).some((p) => COMMENT_WORDS.includes(p) || p.startsWith('comment'));
 }
 
+/** Cookie and consent notices: chrome whatever else is doubted (main-content.ts `isEmptiedByGuesses`). */
+const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr']);
+
+export function namesConsent(el: Element): boolean {
+  return classIdParts(el).some((p) => CONSENT_WORDS.has(p));
+}
+
 /** Class/id words that name the content container itself, whatever else the class says. */
 const CONTAINER_WORDS = new Set(['article', 'articlebody', 'body', 'content', 'main']);
 

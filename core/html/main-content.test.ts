@@ -155,6 +155,15 @@ describe('onlyMainContent', () => {
     expect(markdown).toContain('# Hiking boots');
   });
 
+  it('keeps blocks named like chrome when between them they are the whole page (product captions), but not a cookie notice', async () => {
+    const tile = (n: number) => `<div class="tile"><img src="/i/${n}.jpg" alt=""><div class="product-caption"><a href="/p/${n}">Desk lamp ${n}</a> <span>$${n}9</span></div></div>`;
+    const html = `<header><nav><a href="/">Shop</a></nav></header><div class="cookie-notice"><p>We use cookies to run this shop, and to measure it, as our notice says.</p></div>
+      <div class="products">${Array.from({ length: 12 }, (_, i) => tile(i)).join('')}</div>`;
+    const markdown = await mainMarkdown(html);
+    for (const n of [0, 6, 11]) expect(markdown).toContain(`[Desk lamp ${n}](https://example.com/p/${n}) $${n}9`);
+    expect(markdown).not.toContain('We use cookies');
+  });
+
   it('keeps the posts of a forum thread whose blocks are named as comments, and drops comments under an article', async () => {
     const post = (n: number) => `<article class="cPost"><aside class="author">user${n}</aside><div class="ipsComment_content"><p>Reply ${n}: the new layout lost the borders between sections, and the old one, with its lines, was easier to scan.</p></div></article>`;
     const thread = `<header><nav><a href="/">Forums</a></nav></header><h1>New layout</h1><div class="posts">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div><footer><p>Powered by a forum</p></footer>`;

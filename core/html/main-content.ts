@@ -24,7 +24,7 @@
  *    languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesContent } from './boilerplate.js';
+import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesConsent, namesContent } from './boilerplate.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
@@ -90,16 +90,39 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   const comments: Element[] = [];
+  const words: Element[] = [];
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
     if (!evidence || (guessed && isGuarded(el))) return true;
     found.add(el);
     if (guessed && namesComments(el)) comments.push(el);
+    if (evidence === 'words') words.push(el);
     return false;
   });
   if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
+  if (words.length > 0 && isEmptiedByGuesses(root, found, words)) {
+    for (const el of words) if (!namesConsent(el)) found.delete(el);
+  }
   return found;
+}
+
+/** Text a page keeps after its chrome (characters, share of its text) under which the class/id guesses are doubted. */
+const EMPTIED_TEXT = 500;
+const EMPTIED_SHARE = 0.1;
+
+/**
+ * Class/id guesses that between them take nearly the whole page (product captions, sections
+ * named like a carousel, each too small for the wrapper guard) are not chrome: the page is made of
+ * such blocks, and they stay, but for cookie and consent notices. What tags, roles and hidden
+ * elements say still goes.
+ */
+function isEmptiedByGuesses(root: Element, chrome: ReadonlySet<Element>, guessed: readonly Element[]): boolean {
+  const left = visibleTextLength(root, chrome, EMPTIED_TEXT);
+  if (left >= EMPTIED_TEXT || left >= EMPTIED_SHARE * visibleTextLength(root)) return false;
+  // Only when the guesses are what empties it: without them, the page keeps its text.
+  const unguessed = new Set([...chrome].filter((el) => !guessed.includes(el)));
+  return visibleTextLength(root, unguessed, EMPTIED_TEXT) > left;
 }
 
 /** Text outside the comment blocks under which a page is a thread (a forum, a Q&A), not an article. */
