@@ -133,7 +133,7 @@ export function ancestorWithTag(el: Element, tags: ReadonlySet<string>, stop?: E
   return null;
 }
 
-const MEDIA_TAGS = new Set(['img', 'picture', 'video', 'audio']);
+export const MEDIA_TAGS: ReadonlySet<string> = new Set(['img', 'picture', 'video', 'audio']);
 
 /** True when `root` (outside `skip`) holds an image or other embedded media worth keeping. */
 export function hasMedia(root: Element, skip?: ReadonlySet<Element>): boolean {

@@ -5,7 +5,7 @@
  * between blocks (`</p><time>Publiziert: …</time><div>`, `</p><a>Back to the list</a></div>`).
  */
 import { type StatsMap } from './content-score.js';
-import { findDescendant, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, MEDIA_TAGS, visibleTextLength, walkElements } from './dom.js';
 
 /** Characters at most of a line before the title or after the last prose that is not content. */
 const EDGE_LINE = 100;
@@ -59,23 +59,35 @@ function lineStats(line: Element, stats: StatsMap): LineStats {
   return { text, linkText, mixed: findDescendant(line, (el) => stats.has(el)) !== undefined };
 }
 
+const LINK = new Set(['a']);
+
+/** A picture shown for itself: media not inside a link (a teaser's thumbnail) and not a tracking pixel. */
+function isPicture(el: Element, root: Element): boolean {
+  if (!MEDIA_TAGS.has(el.localName) || ancestorWithTag(el, LINK, root)) return false;
+  return !['width', 'height'].some((name) => /^\s*[0-2](?:px)?\s*$/.test(el.getAttribute(name) ?? ''));
+}
+
 /**
  * What ends the content root after its last prose: headings (not a title, h1) left without their
  * section ("More on this topic", whose teasers were furniture), lead-in lines ending in a colon and short lines
  * that are all link ("Back to the list", "Pictures of the event"). Read backwards from the end,
  * text by text, up to the first text that is not in such a line; a line is a block with no block
- * inside it. Images are passed over.
+ * inside it. Images are passed over, but a heading over a picture of its own (not a linked
+ * thumbnail) has its section: a gallery's captions, a screenshot's step.
  */
 export function collectTail(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   let done = false;
+  let pictured = false;
   const isTail = (line: Element): boolean => {
     const s = lineStats(line, stats);
     if (line === root || s.mixed || s.text > EDGE_LINE) return false;
-    return /^h[2-6]$/.test(line.localName) || s.linkText >= 0.8 * s.text || /[:：]\s*$/.test(line.textContent ?? '');
+    if (/^h[2-6]$/.test(line.localName)) return !pictured;
+    return s.linkText >= 0.8 * s.text || /[:：]\s*$/.test(line.textContent ?? '');
   };
   const visit = (node: Node): void => {
     for (let child = node.lastChild; child && !done; child = child.previousSibling) {
+      if (child.nodeType === 1 && isPicture(child as Element, root)) pictured = true;
       if (child.nodeType === 1) visit(child);
       else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
         const line = textLine(child, root, stats);

@@ -189,6 +189,18 @@ describe('onlyMainContent', () => {
     expect(await mainMarkdown(guide)).toContain('Paragraph 7 of the review');
   });
 
+  it('keeps the headings of sections that are pictures (a gallery, screenshots), and drops a trailing heading left without its section', async () => {
+    const body = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i} of the guide, long enough to read as prose, with commas, clauses, and a point to make.</p>`).join('');
+    const shot = (n: number) => `<h2>Step ${n}</h2><img src="/step-${n}.png" alt="">`;
+    const gallery = await mainMarkdown(`<main><article><h1>The guide</h1>${body}${shot(1)}${shot(2)}</article></main>`);
+    expect(gallery).toContain('## Step 1\n\n![](https://example.com/step-1.png)\n\n## Step 2\n\n![](https://example.com/step-2.png)');
+    // A heading over linked thumbnails or a tracking pixel is still the end of the article.
+    const thumbs = `<h2>More from us</h2><a href="/other"><img src="/other.jpg" alt=""></a><img src="/pixel.gif" width="1" height="1" alt="">`;
+    const article = await mainMarkdown(`<main><article><h1>The guide</h1>${body}${thumbs}</article></main>`);
+    expect(article).toContain('Paragraph 3 of the guide');
+    expect(article).not.toContain('More from us');
+  });
+
   it('keeps the headlines of a home page whose only prose is a few blurbs among them, and still drops an article\'s teaser list', async () => {
     const blurb = (n: number) => `<p>Show ${n}: founders, investors and operators talk about building companies, raising money, hiring, and what they would do differently next time.</p>`;
     const teaser = (n: number) => `<li><a href="/story/${n}">Headline number ${n} about a company that raised a round</a> <span>Reporter ${n}</span></li>`;
