@@ -15,8 +15,9 @@
  *    its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds) are removed, unless they hold most of the best
- *    candidate's prose or four times the rest of the root's text (a page of teasers, `isTeaserPage`); then, by the rules of
- *    furniture-lines.ts, a heading that opens other stories and what follows it
+ *    candidate's prose or four times the rest of the root's text (a page of teasers,
+ *    `isTeaserPage`); then, by the rules of furniture-lines.ts, a heading that opens other stories
+ *    and what follows it
  *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
  *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (`collectWorded`:
@@ -90,18 +91,18 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   const comments: Element[] = [];
-  const words: Element[] = [];
+  const words = new Set<Element>();
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
     if (!evidence || (guessed && isGuarded(el))) return true;
     found.add(el);
     if (guessed && namesComments(el)) comments.push(el);
-    if (evidence === 'words') words.push(el);
+    if (evidence === 'words') words.add(el);
     return false;
   });
   if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
-  if (words.length > 0 && isEmptiedByGuesses(root, found, words)) {
+  if (words.size > 0 && isEmptiedByGuesses(root, found, words)) {
     for (const el of words) if (!namesConsent(el)) found.delete(el);
   }
   return found;
@@ -117,11 +118,11 @@ const EMPTIED_SHARE = 0.1;
  * such blocks, and they stay, but for cookie and consent notices. What tags, roles and hidden
  * elements say still goes.
  */
-function isEmptiedByGuesses(root: Element, chrome: ReadonlySet<Element>, guessed: readonly Element[]): boolean {
+function isEmptiedByGuesses(root: Element, chrome: ReadonlySet<Element>, guessed: ReadonlySet<Element>): boolean {
   const left = visibleTextLength(root, chrome, EMPTIED_TEXT);
   if (left >= EMPTIED_TEXT || left >= EMPTIED_SHARE * visibleTextLength(root)) return false;
   // Only when the guesses are what empties it: without them, the page keeps its text.
-  const unguessed = new Set([...chrome].filter((el) => !guessed.includes(el)));
+  const unguessed = new Set([...chrome].filter((el) => !guessed.has(el)));
   return visibleTextLength(root, unguessed, EMPTIED_TEXT) > left;
 }
 

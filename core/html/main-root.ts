@@ -128,11 +128,12 @@ export function chooseRoot(body: Element, stats: StatsMap): { root: Element; dro
       for (const el of siblings) if (!keep.includes(el)) drop.add(el);
     }
   }
-  const mass = (stats.get(root)?.mass ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.mass ?? 0), 0);
-  if (mass < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
+  // The root's prose and text without the siblings it drops.
+  const kept = (key: 'mass' | 'text'): number => (stats.get(root)?.[key] ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.[key] ?? 0), 0);
+  if (kept('mass') < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
   // A sliver of the page (a promotion, a blurb) can hold its only prose when the rest is product
   // cards or headlines: that page has no main block either.
-  const text = (stats.get(root)?.text ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
+  const text = kept('text');
   if (text < SLIVER_TEXT && text < SLIVER_SHARE * (stats.get(body)?.text ?? 0)) return whole;
   return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
 }
