@@ -14,7 +14,7 @@ const today = Prisma.sql`(now() AT TIME ZONE 'UTC')::date`;
  * The metering, as common table expressions over a relation `owner(account_id, api_key_id)` defined
  * before them in the same WITH: the one place usage and credits are counted. One page is one credit.
  */
-export const meteringCtes = (pages: number) => Prisma.sql`
+export const meteringCtes = (pages: number | Prisma.Sql) => Prisma.sql`
   usage AS (
     INSERT INTO usage_day (account_id, day, pages, last_page_at) SELECT account_id, ${today}, ${pages}, now() FROM owner
     ON CONFLICT (account_id, day) DO UPDATE SET pages = usage_day.pages + EXCLUDED.pages, last_page_at = EXCLUDED.last_page_at RETURNING 1),
@@ -22,11 +22,6 @@ export const meteringCtes = (pages: number) => Prisma.sql`
     INSERT INTO usage_key_day (api_key_id, day, pages) SELECT api_key_id, ${today}, ${pages} FROM owner
     ON CONFLICT (api_key_id, day) DO UPDATE SET pages = usage_key_day.pages + EXCLUDED.pages RETURNING 1),
   credits AS (UPDATE account_billing SET credits_used = credits_used + ${pages} WHERE account_id IN (SELECT account_id FROM owner) RETURNING 1)`;
-
-/** Count `pages` for the account of the crawl's (or batch's) key: CTEs for the batch store's one statement (activities/crawl/store.ts). */
-export const crawlMeteringCtes = (crawlId: string, pages: number) => Prisma.sql`
-  owner AS (SELECT k.account_id, k.id AS api_key_id FROM job c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId}),
-  ${meteringCtes(pages)}`;
 
 /** Count `pages` for the account of an API key: work the API does itself (a search). */
 export async function meterKeyPages(db: Pick<Tx, '$executeRaw'>, apiKeyId: string, pages: number): Promise<void> {

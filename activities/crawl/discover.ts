@@ -13,7 +13,7 @@ import { resolveAndCheck } from '../../egress/resolve.js';
 import type { ActivityDeps } from '../deps.js';
 import { fetchText } from './fetch-text.js';
 import { failCrawl } from './finish.js';
-import { addRobotsBlocked, addSkips, admit, lockCrawl, type Candidate } from './frontier.js';
+import { admit, lockCrawl, MAX_ROBOTS_BLOCKED, type Candidate } from './frontier.js';
 import { jobPace } from '../../jobs/options.js';
 import { rulesFor } from './rules.js';
 import { gatherSitemapUrls } from './sitemaps.js';
@@ -76,17 +76,12 @@ export function discoverActivities({ prisma, config }: Pick<ActivityDeps, 'prism
         const locked = await lockCrawl(tx, crawlId);
         if (!locked || locked.status !== 'scraping') return;
         const { admitted, overflow } = await admit(tx, crawlId, locked.total, options.limit, candidates);
-        await tx.job.update({
-          where: { id: crawlId },
-          data: {
-            discoveryDone: true,
-            robotsTxt,
-            crawlDelayMs: crawlDelayMs ?? null,
-            total: { increment: admitted },
-            skipped: addSkips(locked.skipped, [...skips, ...Array(overflow).fill('limit_reached')]),
-            robotsBlocked: addRobotsBlocked(locked.robotsBlocked, robotsBlocked),
-          },
-        });
+        const reasons = [...skips, ...Array<string>(overflow).fill('limit_reached')];
+        await tx.$executeRaw`
+          UPDATE job SET discovery_done = true, robots_txt = ${robotsTxt}, crawl_delay_ms = ${crawlDelayMs ?? null}::int, total = total + ${admitted},
+            skipped = crawl_add_skips(skipped, ${reasons}::text[]), robots_blocked = crawl_add_robots_blocked(robots_blocked, ${robotsBlocked}::text[], ${MAX_ROBOTS_BLOCKED}),
+            updated_at = now()
+          WHERE id = ${crawlId}`;
       });
       return { finished: false, ...(crawlDelayMs ? { crawlDelayMs } : {}), lanes: lanePlan(job, config.CRAWL_LANE_ROTATE_MS, crawlDelayMs ?? 0) };
     },

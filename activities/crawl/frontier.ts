@@ -17,54 +17,26 @@ type Tx = Prisma.TransactionClient;
 
 /** Lock the crawl row for the rest of the transaction; every writer takes this lock first, so counters stay exact. */
 export async function lockCrawl(tx: Tx, crawlId: string) {
-  const rows = await tx.$queryRaw<{ status: string; total: number; limit: number; skipped: Record<string, number>; robotsBlocked: string[] }[]>`
-    SELECT status, total, COALESCE((options->>'limit')::int, ${MAX_CRAWL_LIMIT}) AS "limit", skipped, robots_blocked AS "robotsBlocked" FROM job WHERE id = ${crawlId} FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ status: string; total: number; limit: number }[]>`
+    SELECT status, total, COALESCE((options->>'limit')::int, ${MAX_CRAWL_LIMIT}) AS "limit" FROM job WHERE id = ${crawlId} FOR UPDATE`;
   return rows[0];
 }
 
-/** robots_blocked keeps this many URLs at most (the skip count keeps counting). */
+/** robots_blocked keeps this many URLs at most (the skip count keeps counting): crawl_add_robots_blocked's `max`. */
 export const MAX_ROBOTS_BLOCKED = 1000;
-
-export function addRobotsBlocked(known: string[], found: string[]): string[] {
-  if (found.length === 0 || known.length >= MAX_ROBOTS_BLOCKED) return known;
-  return [...new Set([...known, ...found])].slice(0, MAX_ROBOTS_BLOCKED);
-}
-
-export function addSkips(skipped: Record<string, number>, reasons: Iterable<string>): Record<string, number> {
-  const out = { ...skipped };
-  for (const r of reasons) out[r] = (out[r] ?? 0) + 1;
-  return out;
-}
 
 /**
  * Admit candidates (already filtered by the crawl rules) into the frontier, within the crawl's
- * limit, in one statement. Must run inside a transaction that holds the crawl lock. Returns how many
- * were admitted and how many new ones did not fit (counted as limit_reached); duplicates of known
- * URLs are not counted.
- *
- * Each candidate is looked up on its own in the unique (job_id, url_key) index: a scalar subquery,
- * which the planner runs per candidate. Written as NOT EXISTS, it may become a hash anti-join that
- * reads every URL of the crawl into a hash on every batch whenever the statistics think the crawl
- * is small (a young database, a big crawl since the last ANALYZE): 3 ms a batch at 4,000 URLs, and
- * growing with the crawl, inside the crawl's lock (bench:frontier --statements).
+ * limit: `crawl_admit` (prisma/migrations/20261126100000_crawl_store_function), which the batch
+ * store calls too. Must run inside a transaction that holds the crawl lock. Returns how many were
+ * admitted and how many new ones did not fit (counted as limit_reached); duplicates of known URLs
+ * are not counted, and the first spelling of a URL is the one fetched.
  */
 export async function admit(tx: Tx, crawlId: string, total: number, limit: number, candidates: Candidate[]): Promise<{ admitted: number; overflow: number }> {
-  // The first spelling found is the one fetched: later variants of the same page are the duplicates.
-  const firsts = new Map<string, Candidate>();
-  for (const c of candidates) if (!firsts.has(c.urlKey)) firsts.set(c.urlKey, c);
-  const unique = [...firsts.values()];
-  if (unique.length === 0) return { admitted: 0, overflow: 0 };
+  if (candidates.length === 0) return { admitted: 0, overflow: 0 };
   const rows = await tx.$queryRaw<{ admitted: number; fresh: number }[]>`
-    WITH cand AS (
-      SELECT * FROM unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::int[], ${unique.map((c) => c.discoveryDepth)}::int[])
-        WITH ORDINALITY AS t(url_key, url, depth, discovery_depth, ord)),
-    fresh AS (
-      SELECT cand.* FROM cand WHERE (SELECT u.id FROM job_url u WHERE u.job_id = ${crawlId} AND u.url_key = cand.url_key) IS NULL),
-    ins AS (
-      INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth)
-      SELECT ${crawlId}, url_key, url, depth, discovery_depth FROM fresh ORDER BY ord LIMIT ${Math.max(0, limit - total)}
-      ON CONFLICT (job_id, url_key) DO NOTHING RETURNING 1)
-    SELECT (SELECT count(*) FROM ins)::int AS admitted, (SELECT count(*) FROM fresh)::int AS fresh`;
+    SELECT admitted, fresh FROM crawl_admit(${crawlId}, ${limit - total}, ${candidates.map((c) => c.urlKey)}::text[], ${candidates.map((c) => c.url)}::text[],
+      ${candidates.map((c) => c.depth)}::int[], ${candidates.map((c) => c.discoveryDepth)}::int[])`;
   const { admitted, fresh } = rows[0]!;
   return { admitted, overflow: fresh - admitted };
 }
