@@ -115,6 +115,8 @@ export async function startWithStatements(start: () => Promise<PostgresHandle>):
   await client.connect();
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   await client.query('ALTER SYSTEM SET pg_stat_statements.track_planning = on');
+  // Statements inside functions too (the crawl's batch store is one: crawl_store_batch); their time is also in their caller's.
+  await client.query("ALTER SYSTEM SET pg_stat_statements.track = 'all'");
   await client.query('SELECT pg_reload_conf()');
   await client.end();
   return handle;

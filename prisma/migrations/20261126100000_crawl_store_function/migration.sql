@@ -41,7 +41,9 @@ $$;
 -- reads every URL of the crawl on every batch whenever the statistics think the crawl is small.
 CREATE FUNCTION crawl_admit(p_job text, p_room integer, p_url_keys text[], p_urls text[], p_depths integer[], p_discovery_depths integer[],
   OUT admitted integer, OUT fresh integer)
-LANGUAGE sql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  -- PL/pgSQL, not SQL: its statement's plan is kept for the session instead of made on every call.
   WITH cand AS (
     SELECT DISTINCT ON (t.url_key) t.* FROM unnest(p_url_keys, p_urls, p_depths, p_discovery_depths) WITH ORDINALITY AS t(url_key, url, depth, discovery_depth, ord)
     ORDER BY t.url_key, t.ord),
@@ -49,9 +51,10 @@ LANGUAGE sql VOLATILE AS $$
     SELECT cand.* FROM cand WHERE (SELECT u.id FROM job_url u WHERE u.job_id = p_job AND u.url_key = cand.url_key) IS NULL),
   ins AS (
     INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth)
-    SELECT p_job, url_key, url, depth, discovery_depth FROM unseen ORDER BY ord LIMIT GREATEST(0, p_room)
+    SELECT p_job, unseen.url_key, unseen.url, unseen.depth, unseen.discovery_depth FROM unseen ORDER BY unseen.ord LIMIT GREATEST(0, p_room)
     ON CONFLICT (job_id, url_key) DO NOTHING RETURNING 1)
-  SELECT (SELECT count(*) FROM ins)::integer, (SELECT count(*) FROM unseen)::integer
+  SELECT (SELECT count(*) FROM ins)::integer, (SELECT count(*) FROM unseen)::integer INTO admitted, fresh;
+END
 $$;
 
 -- One batch of a crawl's finished pages (activities/crawl/store.ts builds the arguments):
@@ -89,8 +92,15 @@ DECLARE
   v_dropped integer := 0;
   v_failed integer;
   v_n integer;
+  v_links integer[];           -- indexes into c_*: links to URLs the crawl did not know before the lock
   i integer;
 BEGIN
+  -- Links to URLs the crawl already knows are set aside before the lock (a running crawl's URLs are
+  -- never removed): most links of a crawled page point at known pages, and what is left for
+  -- admission under the lock is the new ones. Looked up one by one in the unique index (see crawl_admit).
+  v_links := ARRAY(SELECT j FROM generate_subscripts(c_page, 1) AS j
+    WHERE (SELECT u.id FROM job_url u WHERE u.job_id = p_job AND u.url_key = c_url_key[j]) IS NULL ORDER BY j);
+
   SELECT status, total, COALESCE((options->>'limit')::int, p_max_limit) AS lim, skipped, robots_blocked, next_sequence
     INTO v_crawl FROM job WHERE id = p_job FOR UPDATE;
   IF NOT FOUND OR v_crawl.status <> 'scraping' THEN
@@ -123,10 +133,10 @@ BEGIN
 
   IF NOT v_exhausted THEN
     SELECT a.admitted, a.fresh INTO v_admitted, v_new FROM crawl_admit(p_job, v_crawl.lim - v_crawl.total,
-      ARRAY(SELECT c_url_key[j] FROM generate_subscripts(c_page, 1) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j),
-      ARRAY(SELECT c_url[j] FROM generate_subscripts(c_page, 1) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j),
-      ARRAY(SELECT c_depth[j] FROM generate_subscripts(c_page, 1) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j),
-      ARRAY(SELECT c_discovery_depth[j] FROM generate_subscripts(c_page, 1) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j)) AS a;
+      ARRAY(SELECT c_url_key[j] FROM unnest(v_links) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j),
+      ARRAY(SELECT c_url[j] FROM unnest(v_links) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j),
+      ARRAY(SELECT c_depth[j] FROM unnest(v_links) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j),
+      ARRAY(SELECT c_discovery_depth[j] FROM unnest(v_links) AS j WHERE c_page[j] = ANY(v_pages) ORDER BY j)) AS a;
   ELSE
     UPDATE job_url SET status = 'dropped' WHERE job_id = p_job AND (status = 'queued' OR id = ANY(v_unpaid));
     GET DIAGNOSTICS v_dropped = ROW_COUNT;
