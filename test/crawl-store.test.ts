@@ -1,0 +1,115 @@
+/**
+ * The crawl's batch store (activities/crawl/store.ts, crawl_store_batch in PostgreSQL) on the test
+ * PostgreSQL, outcome by outcome: documents with gap-free sequences, links admitted once within the
+ * exact limit, skips counted, URLs settled once, failed and requeued URLs, a stopped crawl.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { storeBatch, type PageOutcome } from '../activities/crawl/store.js';
+import type { Candidate, ClaimedUrl } from '../activities/crawl/frontier.js';
+import { createJobRow } from '../jobs/rows.js';
+import { createPrisma } from '../prisma/client.js';
+
+const prisma = createPrisma(inject('databaseUrl'));
+afterAll(() => prisma.$disconnect());
+
+const ORIGIN = 'http://store.test';
+const key = (path: string) => `store.test${path}`;
+const candidate = (path: string, spelling = path): Candidate => ({ url: `${ORIGIN}${spelling}`, urlKey: key(path), depth: 1, discoveryDepth: 1 });
+
+/** A running crawl (limit `limit`) whose frontier holds `paths`, all claimed. */
+async function crawlWith(paths: string[], limit: number): Promise<{ id: string; rows: Map<string, ClaimedUrl> }> {
+  const id = randomUUID();
+  await prisma.$transaction((tx) =>
+    createJobRow(tx, { id, kind: 'crawl', seed: new URL(`${ORIGIN}/`), options: { url: `${ORIGIN}/`, limit }, apiKeyId: null, payer: 'crawl-store-test', ttlSeconds: 3600 }),
+  );
+  await prisma.$executeRaw`
+    INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth, status, attempts)
+    SELECT ${id}, k, u, 0, 0, 'claimed', 1 FROM unnest(${paths.map(key)}::text[], ${paths.map((p) => `${ORIGIN}${p}`)}::text[]) AS t(k, u)`;
+  await prisma.$executeRaw`UPDATE job SET total = ${paths.length}, discovery_done = true WHERE id = ${id}`;
+  const found = await prisma.jobUrl.findMany({ where: { jobId: id } });
+  const rows = new Map(found.map((r) => [r.urlKey, { id: r.id, url: r.url, urlKey: r.urlKey, depth: r.depth, discoveryDepth: r.discoveryDepth, attempts: r.attempts, throttles: r.throttles }]));
+  return { id, rows };
+}
+
+function stored(row: ClaimedUrl, candidates: Candidate[] = [], skips: string[] = [], robotsBlocked: string[] = []): PageOutcome {
+  return { kind: 'stored', row, document: { url: row.url, urlKey: row.urlKey, markdown: `# ${row.url}`, metadata: { sourceURL: row.url, statusCode: 200 }, statusCode: 200 }, candidates, skips, robotsBlocked };
+}
+
+const row = (crawl: { rows: Map<string, ClaimedUrl> }, path: string) => crawl.rows.get(key(path))!;
+const job = (id: string) => prisma.job.findUniqueOrThrow({ where: { id } });
+const urls = async (id: string) => Object.fromEntries((await prisma.jobUrl.findMany({ where: { jobId: id }, orderBy: { id: 'asc' } })).map((u) => [u.urlKey, u]));
+
+describe('crawl batch store', () => {
+  it('stores documents in gap-free order, admits each new link once (first spelling) and counts skips', async () => {
+    const crawl = await crawlWith(['/', '/a', '/b'], 100);
+    const first = await storeBatch(prisma, crawl.id, [
+      stored(row(crawl, '/'), [candidate('/a'), candidate('/c', '/c?utm=1'), candidate('/c'), candidate('/d')], ['external', 'external'], [`${ORIGIN}/private`]),
+      stored(row(crawl, '/a'), [candidate('/d'), candidate('/e')], ['robots_blocked'], [`${ORIGIN}/private`, `${ORIGIN}/secret`]),
+    ], 3600);
+    expect(first).toMatchObject({ stopped: false, admitted: 3 });
+    expect(first.stored.map((s) => s.documentId)).toEqual([`${crawl.id}:${key('/')}`, `${crawl.id}:${key('/a')}`]);
+    const second = await storeBatch(prisma, crawl.id, [stored(row(crawl, '/b'), [candidate('/e'), candidate('/f')])], 3600);
+    expect(second.admitted).toBe(1);
+
+    const docs = await prisma.document.findMany({ where: { jobId: crawl.id }, orderBy: { sequence: 'asc' } });
+    expect(docs.map((d) => [d.sequence, d.urlKey])).toEqual([[0, key('/')], [1, key('/a')], [2, key('/b')]]);
+    const after = await job(crawl.id);
+    expect(after).toMatchObject({ total: 7, completed: 3, failed: 0, nextSequence: 3, creditsUsed: 3 });
+    expect(after.skipped).toEqual({ external: 2, robots_blocked: 1 });
+    expect(after.robotsBlocked).toEqual([`${ORIGIN}/private`, `${ORIGIN}/secret`]);
+    const frontier = await urls(crawl.id);
+    expect(frontier[key('/c')]).toMatchObject({ url: `${ORIGIN}/c?utm=1`, status: 'queued' });
+    expect(Object.values(frontier).map((u) => u.status).sort()).toEqual(['done', 'done', 'done', 'queued', 'queued', 'queued', 'queued']);
+  });
+
+  it('admits no more than the limit and counts the rest as limit_reached', async () => {
+    const crawl = await crawlWith(['/', '/a'], 4);
+    const result = await storeBatch(prisma, crawl.id, [stored(row(crawl, '/'), [candidate('/a'), candidate('/x'), candidate('/y'), candidate('/z')])], 3600);
+    expect(result.admitted).toBe(2);
+    const after = await job(crawl.id);
+    expect(after).toMatchObject({ total: 4, completed: 1 });
+    expect(after.skipped).toEqual({ limit_reached: 1 });
+    expect(Object.keys(await urls(crawl.id))).toEqual([key('/'), key('/a'), key('/x'), key('/y')]);
+  });
+
+  it('leaves a URL another attempt settled alone: nothing is stored or counted twice', async () => {
+    const crawl = await crawlWith(['/', '/a'], 100);
+    const batch = [stored(row(crawl, '/'), [candidate('/n')], ['external']), stored(row(crawl, '/a'))];
+    expect((await storeBatch(prisma, crawl.id, batch, 3600)).stored).toHaveLength(2);
+    const again = await storeBatch(prisma, crawl.id, batch, 3600);
+    expect(again).toEqual({ stored: [], admitted: 0, stopped: false });
+    expect(await prisma.document.count({ where: { jobId: crawl.id } })).toBe(2);
+    const after = await job(crawl.id);
+    expect(after).toMatchObject({ total: 3, completed: 2, nextSequence: 2, creditsUsed: 2 });
+    expect(after.skipped).toEqual({ external: 1 });
+  });
+
+  it('settles failed URLs with their error and requeued ones by why they came back', async () => {
+    const crawl = await crawlWith(['/', '/f', '/t', '/h', '/p'], 100);
+    const retryAt = new Date(Date.now() + 60_000);
+    await storeBatch(prisma, crawl.id, [
+      stored(row(crawl, '/')),
+      { kind: 'failed', row: row(crawl, '/f'), code: 'fetch_failed', error: 'connection refused' },
+      { kind: 'requeue', row: row(crawl, '/t'), retryAt, why: 'tried', error: '500' },
+      { kind: 'requeue', row: row(crawl, '/h'), retryAt, why: 'throttled', error: '429' },
+      { kind: 'requeue', row: row(crawl, '/p'), retryAt, why: 'not_tried', error: 'paused' },
+    ], 3600);
+    const frontier = await urls(crawl.id);
+    expect(frontier[key('/f')]).toMatchObject({ status: 'failed', errorCode: 'fetch_failed', error: 'connection refused', attempts: 1 });
+    expect(frontier[key('/t')]).toMatchObject({ status: 'queued', claimedBy: null, retryAt, attempts: 1, throttles: 0 });
+    expect(frontier[key('/h')]).toMatchObject({ status: 'queued', retryAt, attempts: 0, throttles: 1 });
+    expect(frontier[key('/p')]).toMatchObject({ status: 'queued', retryAt, attempts: 0, throttles: 0 });
+    expect(await job(crawl.id)).toMatchObject({ completed: 2, failed: 1, nextSequence: 1 });
+  });
+
+  it('stores nothing for a crawl that no longer runs, and drops its URLs', async () => {
+    const crawl = await crawlWith(['/', '/a'], 100);
+    await prisma.job.update({ where: { id: crawl.id }, data: { status: 'cancelled' } });
+    const result = await storeBatch(prisma, crawl.id, [stored(row(crawl, '/'), [candidate('/n')]), stored(row(crawl, '/a'))], 3600);
+    expect(result).toEqual({ stored: [], admitted: 0, stopped: true });
+    expect(await prisma.document.count({ where: { jobId: crawl.id } })).toBe(0);
+    expect(Object.values(await urls(crawl.id)).map((u) => u.status)).toEqual(['dropped', 'dropped']);
+    expect(await job(crawl.id)).toMatchObject({ total: 2, completed: 0 });
+  });
+});
