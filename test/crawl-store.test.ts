@@ -1,12 +1,13 @@
 /**
  * The crawl's batch store (activities/crawl/store.ts, crawl_store_batch in PostgreSQL) on the test
  * PostgreSQL, outcome by outcome: documents with gap-free sequences, links admitted once within the
- * exact limit, skips counted, URLs settled once, failed and requeued URLs, a stopped crawl.
+ * exact limit, skips counted, URLs settled once, failed and requeued URLs, a stopped crawl; and the
+ * lanes' claims, which look past the lane run's last claim first.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { storeBatch, type PageOutcome } from '../activities/crawl/store.js';
-import type { Candidate, ClaimedUrl } from '../activities/crawl/frontier.js';
+import { claimBatch, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
 import { createJobRow } from '../jobs/rows.js';
 import { createPrisma } from '../prisma/client.js';
 
@@ -17,15 +18,15 @@ const ORIGIN = 'http://store.test';
 const key = (path: string) => `store.test${path}`;
 const candidate = (path: string, spelling = path): Candidate => ({ url: `${ORIGIN}${spelling}`, urlKey: key(path), depth: 1, discoveryDepth: 1 });
 
-/** A running crawl (limit `limit`) whose frontier holds `paths`, all claimed. */
-async function crawlWith(paths: string[], limit: number): Promise<{ id: string; rows: Map<string, ClaimedUrl> }> {
+/** A running crawl (limit `limit`) whose frontier holds `paths`, all claimed (or all `status`). */
+async function crawlWith(paths: string[], limit: number, status = 'claimed'): Promise<{ id: string; rows: Map<string, ClaimedUrl> }> {
   const id = randomUUID();
   await prisma.$transaction((tx) =>
     createJobRow(tx, { id, kind: 'crawl', seed: new URL(`${ORIGIN}/`), options: { url: `${ORIGIN}/`, limit }, apiKeyId: null, payer: 'crawl-store-test', ttlSeconds: 3600 }),
   );
   await prisma.$executeRaw`
     INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth, status, attempts)
-    SELECT ${id}, k, u, 0, 0, 'claimed', 1 FROM unnest(${paths.map(key)}::text[], ${paths.map((p) => `${ORIGIN}${p}`)}::text[]) AS t(k, u)`;
+    SELECT ${id}, k, u, 0, 0, ${status}, ${status === 'claimed' ? 1 : 0} FROM unnest(${paths.map(key)}::text[], ${paths.map((p) => `${ORIGIN}${p}`)}::text[]) AS t(k, u)`;
   await prisma.$executeRaw`UPDATE job SET total = ${paths.length}, discovery_done = true WHERE id = ${id}`;
   const found = await prisma.jobUrl.findMany({ where: { jobId: id } });
   const rows = new Map(found.map((r) => [r.urlKey, { id: r.id, url: r.url, urlKey: r.urlKey, depth: r.depth, discoveryDepth: r.discoveryDepth, attempts: r.attempts, throttles: r.throttles }]));
@@ -111,5 +112,21 @@ describe('crawl batch store', () => {
     expect(await prisma.document.count({ where: { jobId: crawl.id } })).toBe(0);
     expect(Object.values(await urls(crawl.id)).map((u) => u.status)).toEqual(['dropped', 'dropped']);
     expect(await job(crawl.id)).toMatchObject({ total: 2, completed: 0 });
+  });
+
+  it('claims past the lane run\'s last claim first, and URLs put back behind it when those run short', async () => {
+    const paths = Array.from({ length: 10 }, (_, i) => `/q${i}`);
+    const crawl = await crawlWith(paths, 100, 'queued');
+    const ids = paths.map((p) => row(crawl, p).id);
+    const claim = async (max: number, after: bigint) => (await claimBatch(prisma, crawl.id, 'lane-run-1', max, after)).map((u) => ids.indexOf(u.id));
+    expect(await claim(3, 0n)).toEqual([0, 1, 2]);
+    // A failed try puts /q1 back in the queue, behind the lane's last claim.
+    await prisma.jobUrl.update({ where: { id: ids[1] }, data: { status: 'queued', claimedBy: null } });
+    expect(await claim(3, ids[2])).toEqual([3, 4, 5]);
+    expect(await claim(3, ids[5])).toEqual([6, 7, 8]);
+    expect(await claim(3, ids[8])).toEqual([1, 9]);
+    expect(await claim(3, ids[9])).toEqual([]);
+    const claimed = await prisma.jobUrl.findMany({ where: { jobId: crawl.id }, orderBy: { id: 'asc' } });
+    expect(claimed.map((u) => [u.status, u.claimedBy, u.attempts])).toEqual(paths.map((_, i) => ['claimed', 'lane-run-1', i === 1 ? 2 : 1]));
   });
 });

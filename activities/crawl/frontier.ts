@@ -60,24 +60,25 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  * A lane claims up to `max` queued URLs, oldest first: only while the crawl is running and not
  * paused (`resume_at`), and only URLs whose backoff (`retry_at`) has passed. The claim is recorded
  * under the lane run's token, so a retry of that lane run (another worker, after a crash) takes the
- * same URLs back with `reclaimOwn` instead of leaving them claimed.
+ * same URLs back with `reclaimOwn` instead of leaving them claimed. It is `crawl_claim`
+ * (prisma/migrations/20261126100000_crawl_store_function).
  *
- * The status is matched as a range and ordered by (status, id) on purpose: written `status =
- * 'queued' ORDER BY id`, the planner may walk the primary key from the crawl's first URL and filter,
- * whenever the table's statistics say most rows are queued (a young database, a big crawl since the
- * last ANALYZE): every claim then reads every URL already done, 10-20 ms per claim at 20,000 pages.
- * Only the (job_id, status, id) index gives this order, so it starts at the crawl's oldest queued URL
- * whatever the statistics say (bench:frontier, bench:scale-out --statements).
+ * `after`: the highest URL id this lane run has claimed; the claim looks past it first. Every URL
+ * claimed leaves a dead ('queued', id) entry in the (job_id, status, id) index until VACUUM, and a
+ * scan from the head of the queue walked all of them: on a busy crawl hundreds of index pages per
+ * claim, where a seek past `after` reads a handful. URLs behind it are those put back in the queue
+ * (a failed try, a dead lane's claims): claimed when the URLs ahead run short, and by every lane
+ * run's first claim (lane runs end every CRAWL_LANE_ROTATE_MS).
+ *
+ * The status is matched as a range (with the id in a row comparison) and ordered by (status, id) on
+ * purpose: written `status = 'queued' ORDER BY id`, the planner may walk the primary key from the
+ * crawl's first URL and filter, whenever the table's statistics say most rows are queued (a young
+ * database, a big crawl since the last ANALYZE): every claim then read every URL already done,
+ * 10-20 ms per claim at 20,000 pages. Only the (job_id, status, id) index gives this order, and the
+ * function's planner settings keep a bitmap scan and sort out (bench:frontier, bench:scale-out --statements).
  */
-export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number): Promise<ClaimedUrl[]> {
-  const rows = await prisma.$queryRaw<ClaimedRow[]>`
-    UPDATE job_url SET status = 'claimed', claimed_by = ${token}, claimed_at = now(), attempts = attempts + 1
-    WHERE id IN (
-      SELECT u.id FROM job_url u
-      WHERE u.job_id = ${crawlId} AND u.status >= 'queued' AND u.status <= 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
-        AND EXISTS (SELECT 1 FROM job c WHERE c.id = ${crawlId} AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
-      ORDER BY u.status, u.id LIMIT ${max} FOR UPDATE SKIP LOCKED)
-    RETURNING id, url, url_key, depth, discovery_depth, attempts, throttles`;
+export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number, after = 0n): Promise<ClaimedUrl[]> {
+  const rows = await prisma.$queryRaw<ClaimedRow[]>`SELECT id, url, url_key, depth, discovery_depth, attempts, throttles FROM crawl_claim(${crawlId}, ${token}, ${max}, ${after}::bigint)`;
   return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 

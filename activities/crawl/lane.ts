@@ -107,14 +107,19 @@ export function laneActivities(deps: ActivityDeps) {
         inFlight.add(running);
       };
 
+      /** The highest URL id this lane run claimed: its next claim looks past it first (claimBatch). */
+      let claimedUpTo = 0n;
       try {
         for (const row of await reclaimOwn(prisma, crawlId, token)) start(row);
         while (exit === undefined && !cancelled.aborted) {
           // Past its time, or its worker is shutting down: stop claiming, finish what it holds, return.
           const timeUp = Date.now() - started >= input.maxMs || deps.stopping.aborted;
           if (!timeUp && inFlight.size <= Math.floor(lane.width / 2)) {
-            const rows = await claimBatch(prisma, crawlId, token, lane.width - inFlight.size);
-            for (const row of rows) start(row);
+            const rows = await claimBatch(prisma, crawlId, token, lane.width - inFlight.size, claimedUpTo);
+            for (const row of rows) {
+              if (row.id > claimedUpTo) claimedUpTo = row.id;
+              start(row);
+            }
             if (rows.length === 0 && inFlight.size === 0) {
               await flush();
               if (exit) break;

@@ -174,3 +174,38 @@ BEGIN
     'stored', COALESCE((SELECT jsonb_agg(s_ids[j]::text ORDER BY n) FROM unnest(v_fresh) WITH ORDINALITY AS f(j, n)), '[]'::jsonb));
 END
 $$;
+
+-- A lane claims up to `p_max` queued URLs of a running crawl (not paused, backoff passed), oldest
+-- first, under its lane run's token, looking past `p_after` (the highest id the lane run claimed)
+-- first and from the head of the queue when that comes up short (activities/crawl/frontier.ts
+-- claimBatch says why). The planner settings pin the plan to an ordered scan of the (job_id,
+-- status, id) index that seeks to ('queued', p_after): with the statistics of a young or changing
+-- table it would otherwise pick a bitmap scan and a sort of every queued URL of the crawl, or a walk
+-- of the primary key. PL/pgSQL also keeps the plan for the session.
+CREATE FUNCTION crawl_claim(p_job text, p_token text, p_max integer, p_after bigint)
+RETURNS TABLE (id bigint, url text, url_key text, depth integer, discovery_depth integer, attempts integer, throttles integer)
+LANGUAGE plpgsql VOLATILE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  v_after bigint := p_after;
+  v_want integer := p_max;
+  v_got integer;
+BEGIN
+  LOOP
+    RETURN QUERY
+    UPDATE job_url SET status = 'claimed', claimed_by = p_token, claimed_at = now(), attempts = job_url.attempts + 1
+    WHERE job_url.id IN (
+      SELECT u.id FROM job_url u
+      WHERE u.job_id = p_job AND (u.status, u.id) > ('queued', v_after) AND u.status <= 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
+        AND EXISTS (SELECT 1 FROM job c WHERE c.id = p_job AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
+      ORDER BY u.status, u.id LIMIT v_want FOR UPDATE SKIP LOCKED)
+    RETURNING job_url.id, job_url.url, job_url.url_key, job_url.depth, job_url.discovery_depth, job_url.attempts, job_url.throttles;
+    GET DIAGNOSTICS v_got = ROW_COUNT;
+    v_want := v_want - v_got;
+    EXIT WHEN v_want <= 0 OR v_after = 0;
+    v_after := 0;
+  END LOOP;
+END
+$$;
