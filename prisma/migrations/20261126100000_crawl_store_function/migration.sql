@@ -7,6 +7,9 @@
 --
 -- Each statement inside a PL/pgSQL function (VOLATILE) takes a new snapshot, so everything after
 -- the lock sees what the previous holder committed: the "check, then insert" stays exact.
+--
+-- Also here: `crawl_claim`, a lane's claim, which seeks past the lane's last claim instead of
+-- walking the dead index entries that claimed URLs leave at the head of the queue.
 
 -- Skip counts by reason, plus one per reason given (a reason may repeat).
 CREATE FUNCTION crawl_add_skips(skipped jsonb, reasons text[]) RETURNS jsonb
