@@ -104,7 +104,7 @@ BEGIN
   v_links := ARRAY(SELECT j FROM generate_subscripts(c_page, 1) AS j
     WHERE (SELECT u.id FROM job_url u WHERE u.job_id = p_job AND u.url_key = c_url_key[j]) IS NULL ORDER BY j);
 
-  SELECT status, total, COALESCE((options->>'limit')::int, p_max_limit) AS lim, skipped, robots_blocked, next_sequence
+  SELECT status, total, COALESCE((options->>'limit')::int, p_max_limit) AS lim, next_sequence
     INTO v_crawl FROM job WHERE id = p_job FOR UPDATE;
   IF NOT FOUND OR v_crawl.status <> 'scraping' THEN
     UPDATE job_url SET status = 'dropped' WHERE id = ANY(p_ids) AND status IN ('queued', 'claimed');
