@@ -6,7 +6,7 @@
  * pages are queued.
  *
  *   npm run bench:scale-out [-- --pages 20000 --warmup-pages 500 --workers 1,2,4 --apis 1,2
- *                                --concurrency 16 --convert-threads N --timeout 1200 --statements]
+ *                                --concurrency 16 --convert-threads N --worker-env NAME=value --rounds 1 --timeout 1200 --statements]
  *
  * Each configuration crawls `--pages` pages of bench/crawl-site.ts's site (8.5 KB, loopback) after an
  * untimed `--warmup-pages` crawl, with maxConcurrency = `--concurrency` × workers, so every worker's
@@ -17,6 +17,11 @@
  * (its GET /metrics) with the seconds it idled while URLs were queued (and how many of those began
  * with fewer URLs queued than the crawl's lanes take at once). Every crawl must store each
  * page once, and fetch each once.
+ *
+ * `--rounds N` measures the worker counts N times per API count, every other round in reverse order
+ * (1, 4, then 4, 1), and gives each round's growth and their median: on these machines one round's
+ * growth moves by 15 points from run to run, and the first configuration always meets the emptiest
+ * database.
  *
  * The processes share the host's network namespace: each in a namespace of its own would add a veth
  * hop per connection but change nothing that is measured here, since every process still shares the
@@ -43,6 +48,9 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     /** WORKER_CONVERT_THREADS for every worker (unset: one per core, the default). */
     'convert-threads': { type: 'string' },
+    /** More settings for every worker, `NAME=value`, repeatable (NODE_OPTIONS, UV_THREADPOOL_SIZE, ...). */
+    'worker-env': { type: 'string', multiple: true, default: [] },
+    rounds: { type: 'string', default: '1' },
     timeout: { type: 'string', default: '1200' },
     /** PostgreSQL with pg_stat_statements: print the statements that took its time in each measured crawl. */
     statements: { type: 'boolean', default: false },
@@ -54,11 +62,19 @@ const WORKERS = args.workers.split(',').map(Number);
 const APIS = args.apis.split(',').map(Number);
 const CONCURRENCY = Number(args.concurrency);
 const TIMEOUT_MS = Number(args.timeout) * 1000;
-for (const [name, v] of [['pages', PAGES], ['warmup-pages', WARMUP], ['concurrency', CONCURRENCY], ['timeout', TIMEOUT_MS], ...WORKERS.map((n) => ['workers', n] as const), ...APIS.map((n) => ['apis', n] as const)] as const) {
+const ROUNDS = Number(args.rounds);
+const WORKER_ENV: Record<string, string> = Object.fromEntries(args['worker-env'].map((kv) => {
+  const at = kv.indexOf('=');
+  if (at < 1) throw new Error(`--worker-env takes NAME=value, got ${kv}`);
+  return [kv.slice(0, at), kv.slice(at + 1)];
+}));
+if (args['convert-threads']) WORKER_ENV.WORKER_CONVERT_THREADS = args['convert-threads'];
+for (const [name, v] of [['pages', PAGES], ['warmup-pages', WARMUP], ['concurrency', CONCURRENCY], ['rounds', ROUNDS], ['timeout', TIMEOUT_MS], ...WORKERS.map((n) => ['workers', n] as const), ...APIS.map((n) => ['apis', n] as const)] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
 }
 
 interface Result {
+  round: number;
   apis: number;
   workers: number;
   load1: number;
@@ -92,8 +108,8 @@ chmodSync(root, 0o755); // PostgreSQL runs as the postgres user when we are root
 const site = await startSite({ '/site/': PAGES, '/warm/': WARMUP });
 let failed = false;
 try {
-  console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, WORKER_CONVERT_THREADS ${args['convert-threads'] ?? 'unset'}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
-  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY, statements: args.statements, workerEnv: args['convert-threads'] ? { WORKER_CONVERT_THREADS: args['convert-threads'] } : undefined });
+  console.log(`scale-out: ${PAGES} pages per configuration (after a ${WARMUP}-page warm-up), WORKER_CONCURRENCY ${CONCURRENCY}, worker settings ${JSON.stringify(WORKER_ENV)}, crawl maxConcurrency ${CONCURRENCY} × workers; ${availableParallelism()} cores`);
+  const stack = await startScaleStack({ root, workerConcurrency: CONCURRENCY, statements: args.statements, workerEnv: WORKER_ENV });
   try {
     const watch = await watchPostgres(stack.databaseUrl, stack.infra.postgres);
     const apis: ServiceProcess[] = [];
@@ -104,7 +120,7 @@ try {
       while (apis.length > apiCount) await apis.pop()!.child.stop();
       const proxy = apiCount > 1 ? await startRoundRobin(apis.map((a) => a.url)) : undefined;
       const apiUrl = proxy?.url ?? apis[0].url;
-      for (const workerCount of WORKERS) {
+      for (const [round, workerCount] of Array.from({ length: ROUNDS }, (_, r) => (r % 2 ? [...WORKERS].reverse() : WORKERS).map((n) => [r, n] as const)).flat()) {
         while (workers.length < workerCount) workers.push(await stack.startWorker(`worker-${workers.length}`));
         while (workers.length > workerCount) await workers.pop()!.child.stop();
         const request = { apiUrl, limit: WARMUP, maxConcurrency: CONCURRENCY * workerCount, timeoutMs: TIMEOUT_MS };
@@ -140,6 +156,7 @@ try {
         const idle = idleTicks(crawl.ticks, request.maxConcurrency);
         const last = crawl.ticks.at(-1);
         const result: Result = {
+          round,
           apis: apiCount,
           workers: workerCount,
           load1,
@@ -163,13 +180,21 @@ try {
     }
     await watch.close();
     console.log('\nCPU per page against 1 worker (target: at most +15 % at 4 workers), and idling (target: none while pages are queued):');
+    const growth = (r: Result) => {
+      const base = results.find((b) => b.apis === r.apis && b.round === r.round && b.workers === Math.min(...WORKERS));
+      return base ? (100 * total(r)) / total(base) - 100 : NaN;
+    };
     for (const apiCount of APIS) {
-      const rows = results.filter((r) => r.apis === apiCount);
-      const base = rows.find((r) => r.workers === Math.min(...WORKERS));
-      for (const r of rows) {
+      for (const r of results.filter((x) => x.apis === apiCount)) {
         const idleS = r.perWorker.reduce((a, w) => a + w.idleS, 0);
         const shortS = r.perWorker.reduce((a, w) => a + w.shortS, 0);
-        console.log(`  ${apiCount} API(s), ${r.workers} worker(s): ${total(r).toFixed(2)} ms/page, ${base ? `${((100 * total(r)) / total(base) - 100).toFixed(1)} %` : ''} against ${base?.workers} worker(s); worker-seconds idle while queued: ${idleS.toFixed(0)} (${(idleS - shortS).toFixed(0)} with at least maxConcurrency URLs queued)`);
+        console.log(`  ${apiCount} API(s), round ${r.round + 1}, ${r.workers} worker(s): ${total(r).toFixed(2)} ms/page, ${growth(r).toFixed(1)} % against ${Math.min(...WORKERS)} worker(s) in the round; worker-seconds idle while queued: ${idleS.toFixed(0)} (${(idleS - shortS).toFixed(0)} with at least maxConcurrency URLs queued)`);
+      }
+      if (ROUNDS > 1) {
+        for (const n of WORKERS) {
+          const g = results.filter((r) => r.apis === apiCount && r.workers === n).map(growth).sort((a, b) => a - b);
+          console.log(`  ${apiCount} API(s), ${n} worker(s): median growth over ${ROUNDS} rounds ${((g[Math.floor((g.length - 1) / 2)] + g[Math.ceil((g.length - 1) / 2)]) / 2).toFixed(1)} % (rounds: ${g.map((x) => x.toFixed(1)).join(', ')})`);
+        }
       }
     }
   } finally {
