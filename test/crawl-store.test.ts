@@ -86,6 +86,17 @@ describe('crawl batch store', () => {
     expect(after.skipped).toEqual({ external: 1 });
   });
 
+  it('settles an open URL whose document exists without storing, counting or billing it again', async () => {
+    const crawl = await crawlWith(['/', '/a'], 100);
+    expect((await storeBatch(prisma, crawl.id, [stored(row(crawl, '/'))], 3600)).stored).toHaveLength(1);
+    await prisma.jobUrl.update({ where: { id: row(crawl, '/').id }, data: { status: 'claimed' } });
+    const again = await storeBatch(prisma, crawl.id, [stored(row(crawl, '/')), stored(row(crawl, '/a'))], 3600);
+    expect(again.stored.map((s) => s.documentId)).toEqual([`${crawl.id}:${key('/a')}`]);
+    expect(await prisma.document.count({ where: { jobId: crawl.id } })).toBe(2);
+    expect(await job(crawl.id)).toMatchObject({ completed: 2, nextSequence: 2, creditsUsed: 2 });
+    expect((await urls(crawl.id))[key('/')].status).toBe('done');
+  });
+
   it('settles failed URLs with their error and requeued ones by why they came back', async () => {
     const crawl = await crawlWith(['/', '/f', '/t', '/h', '/p'], 100);
     const retryAt = new Date(Date.now() + 60_000);
