@@ -10,7 +10,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: 'pagewright_' });
+collectDefaultMetrics({ register: registry, prefix: 'pagewright_', eventLoopMonitoringPrecision: 100 });
 
 /** Seconds buckets for whole requests and page steps: 5 ms to 2 minutes. */
 const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
