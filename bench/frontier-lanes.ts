@@ -94,10 +94,15 @@ async function main(request: LaneRequest): Promise<LaneReport> {
   const errors: Record<string, number> = {};
   const until = Date.now() + request.runMs;
   // A lane run that fails is retried with the same token until the row's time is up, as Temporal
-  // retries a failed activity (the retry takes its claims back first).
+  // retries a failed activity (the retry takes its claims back first), after a second as Temporal's
+  // first retry waits; a lane still failing when the time is up ends as stopped (its errors are counted).
   const runs = request.lanes.map(async ({ crawlId, token }, i): Promise<LaneResult> => {
     const lane = workers[Math.floor(i / request.lanesPerWorker)];
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) {
+        if (Date.now() >= until) return { exit: 'stopped', stored: 0, completed: 0, failed: 0, total: 0 };
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
       const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
       try {
         return await env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: request.width, delayMs: 0, maxMs: Math.max(0, until - Date.now()), taskQueue: '' });

@@ -5,13 +5,13 @@
 -- and may check "does this page have a document" through the first: it then reads every document of
 -- the crawl for each page, a cost that grows with the crawl for as long as the connection lives.
 -- Seen with auto_explain in bench:frontier's first row (1.4 ms a page in that one statement, 1.6 ms
--- a page of PostgreSQL in all, against 0.35 when the plan is right) and in bench:scale-out's first
--- crawl on a fresh database (6.4 ms a page of PostgreSQL). Naming the index's order does not help
--- (both columns are fixed, so the planner drops the ORDER BY); planning every statement of the
--- function on every call (plan_cache_mode = force_custom_plan) fixed it too but cost 0.1-0.25 ms a
--- page. The other lookups by URL key are into job_url, whose only other index starting with job_id
--- also holds its status and is never as cheap for them. CREATE OR REPLACE resets the function's
--- settings: enable_seqscan = off is given again.
+-- a page of PostgreSQL in all, against 0.35 when the plan is right, in 3 of 6 runs; none of 4
+-- after). Naming the index's order does not help (both columns are fixed, so the planner drops the
+-- ORDER BY); planning every statement of the function on every call (plan_cache_mode =
+-- force_custom_plan) fixed it too but cost 0.1-0.25 ms a page. The lookups by URL key into job_url
+-- used its (job_id, url_key) index in every logged plan: job_url is never empty when they are
+-- planned (a crawl's seed is in it). CREATE OR REPLACE resets the function's settings:
+-- enable_seqscan = off is given again.
 
 CREATE OR REPLACE FUNCTION crawl_store_batch(
   p_job text, p_ttl_seconds integer, p_max_limit integer, p_robots_max integer,
