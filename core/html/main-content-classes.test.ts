@@ -280,4 +280,20 @@ b.push(1);</code></pre>
     expect(article).toContain('Paragraph 7 of the report');
     expect(article).not.toContain('Story 0: the town votes');
   });
+
+  it('drops cards of other posts with excerpts after the article, and keeps a listicle whose items are such cards', async () => {
+    // The excerpts are prose and the classes say nothing: what gives the cards away is their shape.
+    const card = (i: number) => `<div class="px-4 flex gap-2"><a href="/2026/11/other-${i}"><img src="/t${i}.jpg" alt="Other post ${i}"></a>
+      <h3><a href="/2026/11/other-${i}">Other post ${i}</a></h3><p class="text-gray">Every developer knows the rush of a new idea, and post ${i} tells how one of them, once again, was never finished…</p><span>Nov ${i + 1}, 2026</span></div>`;
+    const cards = Array.from({ length: 4 }, (_, i) => card(i)).join('');
+    const md = await main(`${siteChrome}<div class="page"><div class="body">${story}</div><p class="label">Keep reading</p><div class="grid">${cards}</div></div>${siteFooter}`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Other post');
+    expect(md).not.toContain('was never finished');
+
+    // The same cards as the items of a list under a short intro are the page's content.
+    const listicle = await main(`${siteChrome}<div class="page"><h1>Ten posts worth reading</h1><p>Our picks of the month, with a line on each.</p><div class="grid">${Array.from({ length: 10 }, (_, i) => card(i)).join('')}</div></div>${siteFooter}`);
+    expect(listicle).toContain('### [Other post 9](https://news.example/2026/11/other-9)');
+    expect(listicle).toContain('post 0 tells how one of them');
+  });
 });

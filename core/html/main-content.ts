@@ -16,7 +16,9 @@
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds) are removed, unless they hold most of the best
  *    candidate's prose or four times the rest of the root's text (a page of teasers,
- *    `isTeaserPage`); then, by the rules of furniture-lines.ts, a heading that opens other stories
+ *    `isTeaserPage`), and with them the cards of other posts that follow the article (teaser-cards.ts:
+ *    a headline or picture that links elsewhere, an excerpt of prose); then, by the rules of
+ *    furniture-lines.ts, a heading that opens other stories
  *    and what follows it
  *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
  *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
@@ -30,6 +32,7 @@ import { linkDensity, measure, type Stats, type StatsMap } from './content-score
 import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
+import { collectTeaserCards } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
@@ -297,7 +300,11 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
     const furniture = collectFurniture(root, stats, core);
-    if (!isTeaserPage(root, core, furniture, stats)) removeIfNonEmpty(root, furniture);
+    const cards = collectTeaserCards(root, stats);
+    if (!isTeaserPage(root, core, furniture, stats)) {
+      removeIfNonEmpty(root, furniture);
+      removeIfNonEmpty(root, cards);
+    }
     removeIfNonEmpty(root, collectOtherStories(root, stats));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
