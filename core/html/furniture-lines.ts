@@ -141,7 +141,6 @@ const FURNITURE_LINE = [
   /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
   // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
-  /\baffiliate[- ]links?\b/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
   // Bylines and datelines: "Von: Götz Warnke", "By Tom Pyman", "Publiziert: 03.04.2020, 12:35".
@@ -163,13 +162,27 @@ const PROMPT_LINE =
 /** Commas from which a short line with prompt words is prose that mentions them. */
 const PROMPT_COMMAS = 3;
 
-/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE). */
+/**
+ * An affiliate disclosure: "We may earn commission from links on this page", "Purchases made through
+ * links earn us a small commission", "As an Amazon Associate I earn from qualifying purchases",
+ * "enthält Affiliate Links".
+ */
+const DISCLOSURE =
+  /\b(?:(?:we|i|editors?) (?:may |might |will |could )?(?:earn|receive|get|make)(?: us)? (?:a |an )?(?:small )?(?:affiliate )?(?:commissions?|compensation)|earns? us (?:a )?(?:small )?(?:affiliate )?commission|affiliate[- ]links?|earn(?:s)? from qualifying purchases|(?:is |are )?(?:a )?reader[- ]supported)\b/iu;
+/** Characters at most of a disclosure line: a paragraph of two or three sentences. */
+const DISCLOSURE_LINE = 400;
+/** Different disclosures a page shows at most (one at the top, one at the end): more are an article about affiliate sales. */
+const DISCLOSURES = 2;
+
+/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE). */
 export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
+  const disclosures = new Map<Element, string>();
   const judge = (line: Element, length: number, commas: number): void => {
-    if (length === 0 || length > WORDED_LINE || line.localName === 'h1') return;
+    if (length === 0 || length > DISCLOSURE_LINE || line.localName === 'h1') return;
     const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text))) found.add(line);
+    if (DISCLOSURE.test(text)) disclosures.set(line, text);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)))) found.add(line);
   };
   // A block that also holds blocks: its inline elements standing alone between them are lines.
   const judgeInline = (block: Element): void => {
@@ -189,6 +202,8 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     judge(el, s.text, s.commas);
     return false;
   });
+  // The same disclosure repeated under every product is furniture however often it comes.
+  if (new Set(disclosures.values()).size <= DISCLOSURES) for (const d of disclosures.keys()) found.add(d);
   return found;
 }
 

@@ -114,6 +114,21 @@ describe('onlyMainContent on classes of pages', () => {
     }
   });
 
+  it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
+    const disclosure = 'This post may contain affiliate links. When you click a link and make a purchase, we may earn a small commission at no extra cost to you, which keeps the site running. Thank you for your support!';
+    const md = await main(`<main><article><h1>Council approves the river plan</h1><p><em>${disclosure}</em></p>${prose('river')}${prose('budget')}
+      ${prose('flood')}<p>Products are chosen independently by our editors. Purchases made through our links may earn us a commission.</p></article></main>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).not.toContain('may contain affiliate links');
+    expect(md).not.toContain('Purchases made through our links');
+
+    const guide = ['Bloggers told us that we earn a commission when a reader buys through our links, and that most programs pay between three and ten percent.',
+      'Shops that run a program say they earn from qualifying purchases only, so a reader who returns the item pays the blogger nothing, in the end.',
+      'A blog that uses affiliate links must say so near the top of the post, and regulators in several countries check that it does, strictly.'];
+    const article = await main(`<main><article><h1>How affiliate programs pay bloggers</h1>${guide.map((p) => `<p>${p}</p>`).join(prose('market'))}</article></main>`);
+    for (const p of guide) expect(article).toContain(p);
+  });
+
   it('keeps the standfirst that sits in the article header, beside the body, and drops what precedes the title', async () => {
     const md = await main(`${siteChrome}<div class="page"><div class="crumbs-row"><a href="/">Home</a> › <a href="/city">City</a></div>
       <div class="story"><div class="story-head"><h1>Council approves the river plan</h1>
