@@ -129,6 +129,18 @@ describe('onlyMainContent on classes of pages', () => {
     for (const p of guide) expect(article).toContain(p);
   });
 
+  it('drops a site footer full of prose (testimonials) beside the page\'s <main>, and keeps the title in a header beside it', async () => {
+    const review = (who: string, i: number) => `<blockquote><p>Every visit with my ${i} children, from the first check-up to the last, has been calm, friendly and quick, and the nurses, doctors and front desk all know us by name.</p><cite>${who}</cite></blockquote>`;
+    const reviews = Array.from({ length: 12 }, (_, i) => review(`Parent ${i}`, i + 2)).join('');
+    const md = await main(`<div class="site"><header class="entry-header"><h1>Council approves the river plan</h1></header>
+      <main><article>${prose('river', 6)}${prose('budget', 6)}${prose('flood', 6)}</article></main>
+      <footer class="colophon"><h2>What parents say</h2>${reviews}<p>© 2026 Clinic</p></footer></div>`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('The flood report, published on day 6');
+    expect(md).not.toContain('What parents say');
+    expect(md).not.toContain('Every visit with my');
+  });
+
   it('keeps the standfirst that sits in the article header, beside the body, and drops what precedes the title', async () => {
     const md = await main(`${siteChrome}<div class="page"><div class="crumbs-row"><a href="/">Home</a> › <a href="/city">City</a></div>
       <div class="story"><div class="story-head"><h1>Council approves the river plan</h1>

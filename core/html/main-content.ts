@@ -4,7 +4,8 @@
  * 1. Chrome goes first, from the whole body: what `chromeEvidence` flags (tags, ARIA roles, hidden
  *    elements, utility forms, class/id words such as comments, related, sidebar). Class/id guesses
  *    (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
- *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text.
+ *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text; headers and
+ *    footers beside a `<main>` of prose are the site's, and only an `<h1>` keeps them.
  * 2. The content root is chosen by scoring (main-root.ts, content-score.ts, after Readability): the best-scoring
  *    candidate, widened to an ancestor several good candidates share, to a parent that scores
  *    higher or holds much more prose (documentation spreads its text over sections), then to its
@@ -84,7 +85,9 @@ function holdsProse(el: Element): boolean {
 function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
   let rootText: number | undefined; // computed only if a class/id guess needs the wrapper guard
-  const isGuarded = (el: Element): boolean => {
+  const isGuarded = (el: Element, siteEdge: boolean): boolean => {
+    // A site's header or footer (below) is kept for a title it holds, not for its prose.
+    if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
     if (holds(el)) return true;
     rootText ??= visibleTextLength(root);
@@ -95,10 +98,21 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
   };
   const comments: Element[] = [];
   const words = new Set<Element>();
+  // Headers and footers beside a <main> of prose are the site's, whatever prose they hold
+  // (testimonials, an "about us" blurb, teasers): only a title keeps them. The main is looked
+  // up at the first header or footer.
+  let main: Element | null | undefined;
+  const isSiteEdge = (el: Element): boolean => {
+    if (main === undefined) {
+      main = findDescendant(root, (c) => c.localName === 'main' || c.getAttribute('role') === 'main') ?? null;
+      if (main && !holdsProse(main)) main = null;
+    }
+    return !!main && !main.contains(el) && !el.contains(main);
+  };
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
-    if (!evidence || (guessed && isGuarded(el))) return true;
+    if (!evidence || (guessed && isGuarded(el, evidence === 'edge' && isSiteEdge(el)))) return true;
     found.add(el);
     if (guessed && namesComments(el)) comments.push(el);
     if (evidence === 'words') words.add(el);
