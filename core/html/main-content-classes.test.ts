@@ -141,6 +141,16 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('Every visit with my');
   });
 
+  it('drops a site header that holds most of the page\'s text when nearly all of it is links (a mega menu)', async () => {
+    // Each entry's <a> wraps blocks: their text reads as paragraphs, so the menu also outweighs the article's prose.
+    const entry = (i: number) => `<div class="item"><a href="/products/${i}"><div>Product family ${i}</div><div>Analytics, storage, networking and security tools, for teams of every size, in every region.</div></a></div>`;
+    const menu = Array.from({ length: 40 }, (_, i) => entry(i)).join('');
+    const md = await main(`<header class="top"><div class="menu">${menu}</div></header><div class="page"><h1>What is cloud computing?</h1>${prose('cloud')}${prose('storage')}</div>`);
+    expect(md).toContain('# What is cloud computing?');
+    expect(md).toContain('The storage report, published on day 4');
+    expect(md).not.toContain('Product family');
+  });
+
   it('keeps the standfirst that sits in the article header, beside the body, and drops what precedes the title', async () => {
     const md = await main(`${siteChrome}<div class="page"><div class="crumbs-row"><a href="/">Home</a> › <a href="/city">City</a></div>
       <div class="story"><div class="story-head"><h1>Council approves the river plan</h1>

@@ -68,6 +68,17 @@ function holdsContentOrH2(el: Element): boolean {
 
 const LISTS = new Set(['ul', 'ol', 'dl']);
 
+/** More than half of the element's text is in links. */
+function isMostlyLinks(el: Element): boolean {
+  let links = 0;
+  walkElements(el, (a) => {
+    if (a.localName !== 'a') return true;
+    links += visibleTextLength(a);
+    return false;
+  });
+  return links > 0.5 * visibleTextLength(el);
+}
+
 /**
  * A wrapper of prose, whatever its class words say (`documentContent__sharingContainer`,
  * `o-section--has-ads`, `tab-menu--product` around a description): many paragraphs with few links.
@@ -93,7 +104,8 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     rootText ??= visibleTextLength(root);
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
     const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
-    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed) return true;
+    // Most of the text, unless most of it is links: a mega menu in the site header.
+    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && !isMostlyLinks(el)) return true;
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   const comments: Element[] = [];
