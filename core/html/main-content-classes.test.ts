@@ -328,6 +328,13 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Other post');
     expect(md).not.toContain('was never finished');
 
+    // On a page with no clear main block (prose in three blocks of one size) they go too.
+    const columns = await main(`<div class="a">${story}</div><div class="b">${prose('harbour')}${prose('school')}${prose('road')}${prose('rail')}</div>
+      <div class="c">${prose('park')}${prose('pool')}${prose('library')}${prose('market')}</div><div class="grid">${cards}</div>`);
+    expect(columns).toContain('The bridge report, published on day 4');
+    expect(columns).toContain('The rail report, published on day 4');
+    expect(columns).not.toContain('Other post');
+
     // The same cards as the items of a list under a short intro are the page's content.
     const listicle = await main(`${siteChrome}<div class="page"><h1>Ten posts worth reading</h1><p>Our picks of the month, with a line on each.</p><div class="grid">${Array.from({ length: 10 }, (_, i) => card(i)).join('')}</div></div>${siteFooter}`);
     expect(listicle).toContain('### [Other post 9](https://news.example/2026/11/other-9)');

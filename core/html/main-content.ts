@@ -317,7 +317,9 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   const stats = measure(body);
   const { root, drop, core } = chooseRoot(body, stats);
   if (root === body || !removeIfNonEmpty(root, drop)) {
-    // No main block: only other stories after the article and the lines that end the page after its last prose go.
+    // No main block: only other stories after the article (under a heading that says so, or as
+    // cards with excerpts) and the lines that end the page after its last prose go.
+    removeIfNonEmpty(body, collectTeaserCards(body, stats));
     removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
     return body;
