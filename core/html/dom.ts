@@ -146,3 +146,23 @@ export function hasAncestorIn(el: Element, set: ReadonlySet<Element>): boolean {
   }
   return false;
 }
+
+/** Characters of text inside the links under `el` (not counting `el` itself when it is a link). */
+export function linkTextUnder(el: Element): number {
+  let total = 0;
+  walkElements(el, (a) => {
+    if (a.localName !== 'a') return true;
+    total += visibleTextLength(a);
+    return false;
+  });
+  return total;
+}
+
+/** `first` and every element after it inside `root`: its following siblings, then its ancestors' (below `root`). */
+export function fromHereOn(first: Element, root: Element): Element[] {
+  const rest: Element[] = [first];
+  for (let node: Element = first; node !== root; node = node.parentElement!) {
+    for (let sib = node.nextElementSibling; sib; sib = sib.nextElementSibling) rest.push(sib);
+  }
+  return rest;
+}

@@ -5,7 +5,7 @@
  * between blocks (`</p><time>Publiziert: …</time><div>`, `</p><a>Back to the list</a></div>`).
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, MEDIA_TAGS, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, fromHereOn, linkTextUnder, MEDIA_TAGS, visibleTextLength, walkElements } from './dom.js';
 
 /** Characters at most of a line before the title or after the last prose that is not content. */
 const EDGE_LINE = 100;
@@ -216,13 +216,7 @@ const STORY_BEFORE = 500;
 const STORY_LINK_SHARE = 0.2;
 
 function linkTextLength(el: Element): number {
-  let total = 0;
-  walkElements(el, (a) => {
-    if (a.localName !== 'a') return true;
-    total += visibleTextLength(a);
-    return false;
-  });
-  return el.localName === 'a' ? visibleTextLength(el) : total;
+  return el.localName === 'a' ? visibleTextLength(el) : linkTextUnder(el);
 }
 
 /**
@@ -239,10 +233,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
     const line = /^h[2-6]$/.test(el.localName) || (s.inline === s.text && s.links === 0);
     if (!line || s.text > 60 || s.text === 0 || !root.contains(el)) continue;
     if (!OTHER_STORIES.test((el.textContent ?? '').replace(/\s+/g, ' ').trim())) continue;
-    const rest: Element[] = [el];
-    for (let node: Element = el; node !== root; node = node.parentElement!) {
-      for (let sib = node.nextElementSibling; sib; sib = sib.nextElementSibling) rest.push(sib);
-    }
+    const rest = fromHereOn(el, root);
     const after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
     total ??= visibleTextLength(root);
     if (total - after < Math.max(STORY_BEFORE, after)) continue;

@@ -30,7 +30,7 @@
  */
 import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesConsent, namesContent } from './boilerplate.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, hasMedia, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectTeaserCards } from './teaser-cards.js';
@@ -68,17 +68,6 @@ function holdsContentOrH2(el: Element): boolean {
 
 const LISTS = new Set(['ul', 'ol', 'dl']);
 
-/** More than half of the element's text is in links. */
-function isMostlyLinks(el: Element): boolean {
-  let links = 0;
-  walkElements(el, (a) => {
-    if (a.localName !== 'a') return true;
-    links += visibleTextLength(a);
-    return false;
-  });
-  return links > 0.5 * visibleTextLength(el);
-}
-
 /**
  * A wrapper of prose, whatever its class words say (`documentContent__sharingContainer`,
  * `o-section--has-ads`, `tab-menu--product` around a description): many paragraphs with few links.
@@ -105,7 +94,7 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
     const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
     // Most of the text, unless most of it is links: a mega menu in the site header.
-    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && !isMostlyLinks(el)) return true;
+    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && linkTextUnder(el) <= 0.5 * visibleTextLength(el)) return true;
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   const comments: Element[] = [];
@@ -116,7 +105,7 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
   let main: Element | null | undefined;
   const isSiteEdge = (el: Element): boolean => {
     if (main === undefined) {
-      main = findDescendant(root, (c) => c.localName === 'main' || c.getAttribute('role') === 'main') ?? null;
+      main = findDescendant(root, isContentRoot) ?? null;
       if (main && !holdsProse(main)) main = null;
     }
     return !!main && !main.contains(el) && !el.contains(main);
@@ -328,8 +317,9 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // version notes, lists of implementations. Their furniture was removed with the chrome.
   if (!isTechnical(stats.get(root)!)) {
     const furniture = collectFurniture(root, stats, core);
-    const cards = collectTeaserCards(root, stats);
     if (!isTeaserPage(root, core, furniture, stats)) {
+      // Collected before the furniture goes: that may take a card's headline or picture.
+      const cards = collectTeaserCards(root, stats);
       removeIfNonEmpty(root, furniture);
       removeIfNonEmpty(root, cards);
     }

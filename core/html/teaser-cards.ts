@@ -7,7 +7,7 @@
  */
 import { classIdParts } from './boilerplate.js';
 import type { Stats, StatsMap } from './content-score.js';
-import { findDescendant } from './dom.js';
+import { findDescendant, fromHereOn } from './dom.js';
 
 /** Cards in a row, at least: two alike can be a pair of figures. */
 const RUN = 3;
@@ -64,14 +64,10 @@ const PRECEDING = 2;
 
 /** What `of` counts under `root` from `first` (included) to the end of `root`. */
 function sumFrom(first: Element, root: Element, stats: StatsMap, of: (s: Stats) => number): number {
-  let total = 0;
-  for (let node: Element = first; node !== root; node = node.parentElement!) {
-    for (let sib: Element | null = node === first ? node : node.nextElementSibling; sib; sib = sib.nextElementSibling) {
-      const s = stats.get(sib);
-      total += s ? of(s) : 0;
-    }
-  }
-  return total;
+  return fromHereOn(first, root).reduce((total, el) => {
+    const s = stats.get(el);
+    return total + (s ? of(s) : 0);
+  }, 0);
 }
 
 function atLeast<T>(items: readonly T[], n: number, test: (item: T) => boolean): boolean {
