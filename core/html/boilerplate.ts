@@ -77,6 +77,14 @@ function leadsWithChromeWord(el: Element): boolean {
   return false;
 }
 
+/** Class/id words of a block of other posts: related stories, recommendations, most read. */
+const OTHER_POSTS_WORDS = new Set(['related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola']);
+const OTHER_POSTS_PREFIXES = ['related', 'recommend', 'trending'];
+
+export function namesOtherPosts(el: Element): boolean {
+  return classIdParts(el).some((p) => OTHER_POSTS_WORDS.has(p) || OTHER_POSTS_PREFIXES.some((w) => p.startsWith(w)));
+}
+
 export function namesComments(el: Element): boolean {
   return classIdParts(el).some((p) => COMMENT_WORDS.includes(p) || p.startsWith('comment'));
 }

@@ -340,4 +340,21 @@ b.push(1);</code></pre>
     expect(listicle).toContain('### [Other post 9](https://news.example/2026/11/other-9)');
     expect(listicle).toContain('post 0 tells how one of them');
   });
+
+  it('drops a related-pages block of article cards with prose excerpts, and keeps prose in a wrapper named as related articles', async () => {
+    // Cards that are <article>s with an excerpt and a "Learn more" link: neither the articles nor
+    // the excerpts' prose keep a block whose class says related.
+    const card = (i: number) => `<article class="x${i % 2}"><img src="/c${i}.jpg" alt=""><h3>Guide ${i}</h3><div class="rich-text">Health professionals recommend guide ${i}, since it matches the way we work, sit and rest, and puts less strain on our bodies.</div><ul><li><a href="/guide-${i}">Learn more</a></li></ul></article>`;
+    const related = `<section id="blade-related-pages" class="related-pages media-cards">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</section>`;
+    const md = await main(`${siteChrome}<main><div class="content-flex">${story}${related}</div></main>${siteFooter}`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Guide 3');
+    expect(md).not.toContain('Health professionals recommend');
+
+    // The article's last paragraphs beside a box of related links, in a wrapper named after them.
+    const links = `<div class="rel-article related-links"><div>More on rivers</div>${Array.from({ length: 5 }, (_, i) => `<div class="rel-link"><a href="/r/${i}">River guide ${i}</a></div>`).join('')}</div>`;
+    const wrapped = await main(`${siteChrome}<main><article>${story}<div id="more-on-rivers-related-stories" class="rel-wrapper">${links}<div class="text-container">${prose('weir')}${prose('lock')}${prose('dam')}</div></div></article></main>${siteFooter}`);
+    expect(wrapped).toContain('The dam report, published on day 4');
+    expect(wrapped).not.toContain('River guide 2');
+  });
 });

@@ -5,7 +5,9 @@
  *    elements, utility forms, class/id words such as comments, related, sidebar). Class/id guesses
  *    (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
  *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text; headers and
- *    footers beside a `<main>` of prose are the site's, and only an `<h1>` keeps them.
+ *    footers beside a `<main>` of prose are the site's, and only an `<h1>` keeps them. A block
+ *    named as other posts (related, most read) is not kept by card-sized articles or by the
+ *    excerpts of its cards: only by a larger article or one piece of prose that links nowhere.
  * 2. The content root is chosen by scoring (main-root.ts, content-score.ts, after Readability): the best-scoring
  *    candidate, widened to an ancestor several good candidates share, to a parent that scores
  *    higher or holds much more prose (documentation spreads its text over sections), then to its
@@ -28,7 +30,7 @@
  *    languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesConsent, namesContent } from './boilerplate.js';
+import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesConsent, namesContent, namesOtherPosts } from './boilerplate.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, hasMedia, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
@@ -74,11 +76,59 @@ const LISTS = new Set(['ul', 'ol', 'dl']);
  * Not reader comments, prose by design, nor a list: a slideshow's legends, teasers with standfirsts.
  */
 function holdsProse(el: Element): boolean {
-  if (LISTS.has(el.localName) || namesComments(el)) return false;
+  const s = wrapperStats(el)?.get(el);
+  return !!s && isProse(s);
+}
+
+/** Stats under `el` when it has a wrapper's worth of text (not a list, not comments). */
+function wrapperStats(el: Element): StatsMap | undefined {
+  if (LISTS.has(el.localName) || namesComments(el)) return undefined;
   // Twenty paragraphs' worth is hundreds of characters: most chrome is not measured at all.
-  if (visibleTextLength(el, undefined, WRAPPER_TEXT) < WRAPPER_TEXT) return false;
-  const s = measure(el).get(el)!;
+  if (visibleTextLength(el, undefined, WRAPPER_TEXT) < WRAPPER_TEXT) return undefined;
+  return measure(el);
+}
+
+function isProse(s: Stats): boolean {
   return s.mass >= WRAPPER_PROSE && linkDensity(s) < WRAPPER_LINKS;
+}
+
+/**
+ * Whether most of a block's prose is one piece that links nowhere: the article's text in a wrapper
+ * named as related articles. Other posts link to each: their excerpts are as many pieces.
+ */
+function holdsUnlinkedProse(el: Element): boolean {
+  const stats = wrapperStats(el);
+  const total = stats?.get(el);
+  if (!stats || !total || !isProse(total)) return false;
+  for (const s of stats.values()) if (s.mass >= total.mass / 2 && s.links === s.fragmentLinks) return true;
+  return false;
+}
+
+/** Articles in a row, at least, that are cards of other posts rather than content (teaser-cards.ts). */
+const CARD_ARTICLES = 3;
+/** An article with less text than this is a card: a headline, a picture, an excerpt. */
+const CARD_ARTICLE_TEXT = 700;
+
+/**
+ * Whether a block named as other posts (related, recommended, most read) holds the content: an
+ * h1, a main, an article. Several small articles under it are its cards, not the page's article,
+ * and do not keep it.
+ */
+function holdsContentBelow(el: Element, holds: (el: Element) => boolean): boolean {
+  const articles: Element[] = [];
+  let other = false;
+  walkElements(el, (c) => {
+    if (other) return false;
+    if (c.localName === 'article') {
+      articles.push(c);
+      return true;
+    }
+    if (holds(c)) other = true;
+    return !other;
+  });
+  if (other) return true;
+  if (articles.length === 0) return false;
+  return articles.length < CARD_ARTICLES || articles.some((a) => visibleTextLength(a, undefined, CARD_ARTICLE_TEXT) >= CARD_ARTICLE_TEXT);
 }
 
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
@@ -95,6 +145,7 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
     // Most of the text, unless most of it is links: a mega menu in the site header.
     if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && linkTextUnder(el) <= 0.5 * visibleTextLength(el)) return true;
+    if (namesOtherPosts(el)) return holdsContentBelow(el, holds) || holdsUnlinkedProse(el);
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   const comments: Element[] = [];
