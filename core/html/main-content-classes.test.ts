@@ -357,4 +357,13 @@ b.push(1);</code></pre>
     expect(wrapped).toContain('The dam report, published on day 4');
     expect(wrapped).not.toContain('River guide 2');
   });
+
+  it('drops cards of other posts whose headline is a plain link in a block named as a title', async () => {
+    const card = (i: number) => `<article class="article article_${i}"><div class="categories">Front Page</div><div class="title"><a href="/2026/11/other-${i}">Other story ${i}</a></div>
+      <div class="date">December ${i + 1}, 2026</div><div class="body">THE TOWN COUNCIL met on Tuesday, December ${i + 1}, as part of its annual review of story ${i} ...</div></article>`;
+    const md = await main(`${siteChrome}<div class="page">${story}<div class="more">${Array.from({ length: 5 }, (_, i) => card(i)).join('')}</div></div>${siteFooter}`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Other story');
+    expect(md).not.toContain('annual review of story');
+  });
 });

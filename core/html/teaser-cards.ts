@@ -3,7 +3,8 @@
  * Each card is a link to another page (a headline or a thumbnail) with a short excerpt of that page,
  * and the excerpt is prose, so neither link density nor class words find them ("post-summary",
  * "article-item", Tailwind's utility classes). What gives them away is their shape: several
- * siblings alike, each a small block that links elsewhere through a heading or a picture.
+ * siblings alike, each a small block that links elsewhere through a heading, a picture or a block
+ * named as a title (`div.title > a`).
  */
 import { classIdParts } from './boilerplate.js';
 import type { Stats, StatsMap } from './content-score.js';
@@ -45,12 +46,19 @@ function hasExcerpt(card: Element): boolean {
   });
 }
 
+const TITLE_WORDS = new Set(['title', 'headline', 'heading']);
+
+/** A block named as a title: `div.title`, `.card-headline`. */
+function namesTitle(el: Element): boolean {
+  return classIdParts(el).some((w) => TITLE_WORDS.has(w));
+}
+
 /** A small block whose headline or picture links to another page. */
 function isCard(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.text > CARD_TEXT || s.links - s.fragmentLinks === 0) return false;
   return !!findDescendant(el, (d) => {
-    if (d.localName === 'a') return isOutboundLink(d) && !!findDescendant(d, (t) => TITLE_TAGS.has(t.localName));
+    if (d.localName === 'a') return isOutboundLink(d) && (!!findDescendant(d, (t) => TITLE_TAGS.has(t.localName)) || namesTitle(d.parentElement!));
     if (!HEADING.test(d.localName)) return false;
     const a = findDescendant(d, (t) => t.localName === 'a');
     return !!a && isOutboundLink(a);
