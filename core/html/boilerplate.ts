@@ -187,11 +187,20 @@ export function isHidden(el: Element): boolean {
   return classTokens(el).some((t) => HIDDEN_CLASSES.has(t));
 }
 
+const inputType = (type: string) => (c: Element) => c.localName === 'input' && c.getAttribute('type')?.toLowerCase() === type;
+
 function isUtilityForm(el: Element): boolean {
   if (el.getAttribute('role') === 'search' || UTILITY_FORM_ACTION.test(el.getAttribute('action') ?? '')) return true;
-  const inputType = (type: string) => (c: Element) => c.localName === 'input' && c.getAttribute('type')?.toLowerCase() === type;
   if (findDescendant(el, inputType('search'))) return true;
-  // A lone email field is a newsletter signup; contact forms have a message box.
+  return isSignupForm(el);
+}
+
+const SIGNUP_ACTION = /subscribe|newsletter|signup|sign-up/i;
+
+/** A newsletter or alert signup: its action says so, or a lone email field (contact forms have a message box). */
+export function isSignupForm(el: Element): boolean {
+  if (el.localName !== 'form') return false;
+  if (SIGNUP_ACTION.test(el.getAttribute('action') ?? '')) return true;
   return findDescendant(el, inputType('email')) !== undefined && findDescendant(el, (c) => c.localName === 'textarea') === undefined;
 }
 

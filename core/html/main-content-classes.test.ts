@@ -356,6 +356,13 @@ b.push(1);</code></pre>
     const wrapped = await main(`${siteChrome}<main><article>${story}<div id="more-on-rivers-related-stories" class="rel-wrapper">${links}<div class="text-container">${prose('weir')}${prose('lock')}${prose('dam')}</div></div></article></main>${siteFooter}`);
     expect(wrapped).toContain('The dam report, published on day 4');
     expect(wrapped).not.toContain('River guide 2');
+
+    // A documentation section whose id is made from its heading names its topic, not its role.
+    const linked = (topic: string) => `<p>The <a href="/ref/${topic}.html">${topic}</a> hook, called for every import, sets the module's attributes, its loader, its spec and its path, before the module runs.</p>`;
+    const section = `<section id="import-related-module-attributes"><h2>5.4.6. Import-related module attributes</h2>${['spec', 'loader', 'path', 'package', 'file', 'cached'].map(linked).join('')}</section>`;
+    const docs = await main(`${siteChrome}<div role="main"><section id="the-import-system"><h1>The import system</h1>${prose('import', 6)}${prose('loader', 6)}${prose('finder', 6)}${prose('cache', 6)}${section}</section></div>${siteFooter}`);
+    expect(docs).toContain('Import-related module attributes');
+    expect(docs).toContain('hook, called for every import');
   });
 
   it('drops cards of other posts whose headline is a plain link in a block named as a title', async () => {
@@ -365,5 +372,18 @@ b.push(1);</code></pre>
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).not.toContain('Other story');
     expect(md).not.toContain('annual review of story');
+  });
+
+  it('drops a newsletter signup box in the article with its pitch and fine print', async () => {
+    const signup = `<section class="my-12"><div class="p-8"><div>Deals of the week</div><div>Sign up now for the Deals newsletter.</div>
+      <form><input type="email" placeholder="Enter Email"><button type="submit">Sign Me Up</button></form>
+      <div class="text-xs">By signing up, you agree to receive recurring automated marketing messages at the address provided.</div></div></section>`;
+    const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${signup}${prose('flood')}${prose('bridge')}</article></main>${siteFooter}`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).toContain('The budget report, published on day 4');
+    expect(md).not.toContain('Sign up now');
+    expect(md).not.toContain('By signing up, you agree');
+    expect(md).not.toContain('Deals of the week');
+
   });
 });

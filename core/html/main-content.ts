@@ -2,8 +2,8 @@
  * onlyMainContent: narrow the page to its main content and prune what is not content inside it.
  *
  * 1. Chrome goes first, from the whole body: what `chromeEvidence` flags (tags, ARIA roles, hidden
- *    elements, utility forms, class/id words such as comments, related, sidebar). Class/id guesses
- *    (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
+ *    elements, utility forms, a signup form with the box around it, class/id words such as
+ *    comments, related, sidebar). Class/id guesses (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
  *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text; headers and
  *    footers beside a `<main>` of prose are the site's, and only an `<h1>` keeps them. A block
  *    named as other posts (related, most read) is not kept by card-sized articles or by the
@@ -30,7 +30,7 @@
  *    languages); not on technical pages.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { chromeEvidence, classWeight, isHeaderLike, namesComments, namesConsent, namesContent, namesOtherPosts } from './boilerplate.js';
+import { chromeEvidence, classWeight, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts } from './boilerplate.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, hasMedia, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
@@ -104,6 +104,21 @@ function holdsUnlinkedProse(el: Element): boolean {
   return false;
 }
 
+const HEADINGS = /^h[1-6]$/;
+const slug = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * A section whose id is made from its heading ("Import-related module attributes" gives
+ * `import-related-module-attributes`, as documentation generators do): the id names the topic,
+ * not the block's role.
+ */
+function isHeadingAnchor(el: Element): boolean {
+  const id = slug(el.getAttribute('id') ?? '');
+  if (id.length === 0) return false;
+  const heading = findDescendant(el, (c) => HEADINGS.test(c.localName));
+  return !!heading && slug(heading.textContent ?? '').includes(id);
+}
+
 /** Articles in a row, at least, that are cards of other posts rather than content (teaser-cards.ts). */
 const CARD_ARTICLES = 3;
 /** An article with less text than this is a card: a headline, a picture, an excerpt. */
@@ -131,6 +146,23 @@ function holdsContentBelow(el: Element, holds: (el: Element) => boolean): boolea
   return articles.length < CARD_ARTICLES || articles.some((a) => visibleTextLength(a, undefined, CARD_ARTICLE_TEXT) >= CARD_ARTICLE_TEXT);
 }
 
+/** Text of a signup box at most: a pitch, the form, the fine print ("By signing up, you agree…"). */
+const SIGNUP_BOX_TEXT = 700;
+
+/**
+ * The box a signup form sits in: its pitch and fine print are outside the form. The highest
+ * ancestor below `root` with at most SIGNUP_BOX_TEXT characters and no content of its own.
+ */
+function signupBox(form: Element, root: Element): Element {
+  let box = form;
+  for (let up = form.parentElement; up && up !== root; up = up.parentElement) {
+    if (holdsContent(up) || visibleTextLength(up, undefined, SIGNUP_BOX_TEXT + 1) > SIGNUP_BOX_TEXT) break;
+    if (findDescendant(up, holdsContentOrH2)) break;
+    box = up;
+  }
+  return box;
+}
+
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
@@ -145,7 +177,7 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
     // Most of the text, unless most of it is links: a mega menu in the site header.
     if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && linkTextUnder(el) <= 0.5 * visibleTextLength(el)) return true;
-    if (namesOtherPosts(el)) return holdsContentBelow(el, holds) || holdsUnlinkedProse(el);
+    if (namesOtherPosts(el) && !isHeadingAnchor(el)) return holdsContentBelow(el, holds) || holdsUnlinkedProse(el);
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };
   const comments: Element[] = [];
@@ -165,7 +197,7 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
     if (!evidence || (guessed && isGuarded(el, evidence === 'edge' && isSiteEdge(el)))) return true;
-    found.add(el);
+    found.add(evidence === 'form' && isSignupForm(el) ? signupBox(el, root) : el);
     if (guessed && namesComments(el)) comments.push(el);
     if (evidence === 'words') words.add(el);
     return false;
