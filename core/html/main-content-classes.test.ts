@@ -386,4 +386,16 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Deals of the week');
 
   });
+
+  it('drops cards of other posts after a post with code, which is a technical page, and keeps the code', async () => {
+    const code = '<pre><code>rsync -a --delete ~/photos/ backup:/photos/\nrsync -a --delete ~/mail/ backup:/mail/\nrsync -a ~/notes/ backup:/notes/</code></pre>';
+    const card = (i: number) => `<div class="article"><h4 class="title"><a href="https://other${i}.example/p/${i}">Post ${i} from a blog I like</a></h4>
+      <p class="summary">Yesterday, I wrote about post ${i}. Here is how it went, first one way and then another, until…</p><small class="source">via <a href="https://other${i}.example/">Blog ${i}</a></small></div>`;
+    const ring = `<section class="webring"><h3>Recent posts on blogs I like:</h3><section class="articles">${[0, 1, 2].map(card).join('')}</section></section>`;
+    const md = await main(`<div id="wrapper"><h1>Backup strategy</h1>${prose('backup')}${code}${prose('restore')}${code}${prose('disk')}${ring}</div>`);
+    expect(md).toContain('rsync -a --delete ~/photos/ backup:/photos/');
+    expect(md).toContain('The disk report, published on day 4');
+    expect(md).not.toContain('from a blog I like');
+    expect(md).not.toContain('Here is how it went');
+  });
 });

@@ -27,7 +27,7 @@
  *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (`collectWorded`:
  *    picture credits, "Über den Autor", subscription, app and follow prompts, in several
- *    languages); not on technical pages.
+ *    languages); on technical pages only the cards go.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { chromeEvidence, classWeight, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts } from './boilerplate.js';
@@ -397,15 +397,17 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
     return body;
   }
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
-  // version notes, lists of implementations. Their furniture was removed with the chrome.
-  if (!isTechnical(stats.get(root)!)) {
-    const furniture = collectFurniture(root, stats, core);
-    if (!isTeaserPage(root, core, furniture, stats)) {
-      // Collected before the furniture goes: that may take a card's headline or picture.
-      const cards = collectTeaserCards(root, stats);
-      removeIfNonEmpty(root, furniture);
-      removeIfNonEmpty(root, cards);
-    }
+  // version notes, lists of implementations. Their furniture was removed with the chrome; only
+  // cards of other posts after the text go (a blog post with code, then "recent posts").
+  const technical = isTechnical(stats.get(root)!);
+  const furniture = collectFurniture(root, stats, core);
+  if (!isTeaserPage(root, core, furniture, stats)) {
+    // Collected before the furniture goes: that may take a card's headline or picture.
+    const cards = collectTeaserCards(root, stats);
+    if (!technical) removeIfNonEmpty(root, furniture);
+    removeIfNonEmpty(root, cards);
+  }
+  if (!technical) {
     removeIfNonEmpty(root, collectOtherStories(root, stats));
     removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
