@@ -234,6 +234,8 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el)) return 'hidden';
+  // Marked to stay out of search snippets: bylines, bios, disclaimers, boxes of other posts.
+  if (el.hasAttribute('data-nosnippet')) return 'words';
   const parts = classIdParts(el);
   if (parts.some(isChromeWord) || leadsWithChromeWord(el) || isPictureCaption(el, parts)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';

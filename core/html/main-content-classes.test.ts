@@ -398,4 +398,14 @@ b.push(1);</code></pre>
     expect(md).not.toContain('from a blog I like');
     expect(md).not.toContain('Here is how it went');
   });
+
+  it('drops what the page marks to stay out of search snippets (data-nosnippet), unless it is the article', async () => {
+    const header = `<div class="article-header-data"><div class="article-meta">By Ann Lee</div>
+      <div class="with-excerpt" data-nosnippet="">Ann is an experienced journalist who has covered councils, courts and rivers for the past ten years, and writes for several papers.</div></div>`;
+    const md = await main(`${siteChrome}<main><article>${header}${story}</article></main>${siteFooter}`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Ann is an experienced journalist');
+    const whole = await main(`${siteChrome}<main><article data-nosnippet="">${story}</article></main>${siteFooter}`);
+    expect(whole).toContain('The bridge report, published on day 4');
+  });
 });
