@@ -408,4 +408,15 @@ b.push(1);</code></pre>
     const whole = await main(`${siteChrome}<main><article data-nosnippet="">${story}</article></main>${siteFooter}`);
     expect(whole).toContain('The bridge report, published on day 4');
   });
+
+  it('drops a site footer of long disclaimers beside a short page in a <main>', async () => {
+    const disclaimer = (i: number) => `<p>This material ${i} is not intended to replace the advice of a qualified advisor, and information has been obtained from sources believed to be reliable, but it is for informational purposes only, is not guaranteed as to accuracy, and may not reflect our current opinion, so no reproduction in whole or in part is permitted.</p>`;
+    const md = await main(`${siteChrome}<main><section><h2>Vehicle rentals</h2><p>A good risk management program screens prospective renters, so that only qualified drivers operate your vehicles, and sound practice starts at the counter.</p>
+      <ul><li>General procedures at the rental counter</li><li>Rental practices for international drivers</li><li>Reporting losses</li></ul>
+      <ul class="guides">${Array.from({ length: 24 }, (_, i) => `<li><a href="/guides/${i}.pdf">Download the fleet safety guide, part ${i}</a></li>`).join('')}</ul></section></main>
+      <footer class="l-footer"><section>${disclaimer(1)}${disclaimer(2)}${disclaimer(3)}</section></footer>`);
+    expect(md).toContain('A good risk management program screens prospective renters');
+    expect(md).toContain('Reporting losses');
+    expect(md).not.toContain('is not intended to replace the advice');
+  });
 });

@@ -5,7 +5,7 @@
  *    elements, utility forms, a signup form with the box around it, class/id words such as
  *    comments, related, sidebar). Class/id guesses (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
  *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text; headers and
- *    footers beside a `<main>` of prose are the site's, and only an `<h1>` keeps them. A block
+ *    footers beside a `<main>` (of prose, or of more text than theirs) are the site's, and only an `<h1>` keeps them. A block
  *    named as other posts (related, most read) is not kept by card-sized articles or by the
  *    excerpts of its cards: only by a larger article or one piece of prose that links nowhere.
  * 2. The content root is chosen by scoring (main-root.ts, content-score.ts, after Readability): the best-scoring
@@ -182,16 +182,21 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
   };
   const comments: Element[] = [];
   const words = new Set<Element>();
-  // Headers and footers beside a <main> of prose are the site's, whatever prose they hold
-  // (testimonials, an "about us" blurb, teasers): only a title keeps them. The main is looked
-  // up at the first header or footer.
+  // Headers and footers beside a <main> are the site's, whatever prose they hold (testimonials,
+  // an "about us" blurb, teasers, a disclaimer): only a title keeps them. The main is looked up at
+  // the first header or footer; it counts when it holds prose, or more text than the header or
+  // footer (a short page in a <main>, a long disclaimer in the footer).
   let main: Element | null | undefined;
+  let mainProse = false;
   const isSiteEdge = (el: Element): boolean => {
     if (main === undefined) {
       main = findDescendant(root, isContentRoot) ?? null;
-      if (main && !holdsProse(main)) main = null;
+      mainProse = !!main && holdsProse(main);
     }
-    return !!main && !main.contains(el) && !el.contains(main);
+    if (!main || main.contains(el) || el.contains(main)) return false;
+    if (mainProse) return true;
+    const text = visibleTextLength(el);
+    return visibleTextLength(main, undefined, text + 1) > text;
   };
   walkElements(root, (el) => {
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
