@@ -21,6 +21,10 @@ const CHROME_ROLES = new Set([
 /** Class/id words of reader comments; `namesComments` also takes the words `comment` leads. */
 const COMMENT_WORDS = ['comment', 'comments', 'commentlist', 'commentform', 'disqus', 'respond', 'replies', 'reviews'];
 
+/** Class/id words of a block of other posts (`namesOtherPosts`), and the ones that lead compounds (`jp-relatedposts`). */
+const OTHER_POSTS_WORDS = ['related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola'];
+const OTHER_POSTS_PREFIXES = ['related', 'recommend', 'trending', 'outbrain', 'taboola'];
+
 /**
  * Class/id words (compared per part: `site-nav` and `mainNav` both contain `nav`) that mark chrome.
  * Whole-part matching is what keeps `ad` from hitting `shadow`, `badge` or `download`.
@@ -32,7 +36,7 @@ const CHROME_WORDS = new Set([
   'modal', 'popup', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
   // Reader comments, teaser lists and the small furniture around an article.
   ...COMMENT_WORDS,
-  'related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'ticker',
+  ...OTHER_POSTS_WORDS, 'ticker',
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
   'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
   'nocomments',
@@ -44,7 +48,7 @@ const CHROME_WORDS = new Set([
  * `commentsArea` is split already, `sponsoredcontent`, `newsletterbox`). Only words that no content
  * word starts with: `bio` would hit `biology`, `meta` `metadata`, `author` `authority`.
  */
-const CHROME_PREFIXES = ['related', 'comment', 'sponsor', 'advert', 'newsletter', 'sidebar', 'trending', 'recommend', 'outbrain', 'taboola', 'disqus', 'breadcrumb', 'paywall'];
+const CHROME_PREFIXES = [...OTHER_POSTS_PREFIXES, 'comment', 'sponsor', 'advert', 'newsletter', 'sidebar', 'disqus', 'breadcrumb', 'paywall'];
 
 function isChromeWord(part: string): boolean {
   return CHROME_WORDS.has(part) || CHROME_PREFIXES.some((w) => part.length > w.length && part.startsWith(w));
@@ -77,12 +81,8 @@ function leadsWithChromeWord(el: Element): boolean {
   return false;
 }
 
-/** Class/id words of a block of other posts: related stories, recommendations, most read. */
-const OTHER_POSTS_WORDS = new Set(['related', 'recommended', 'recommendations', 'popular', 'trending', 'mostread', 'outbrain', 'taboola']);
-const OTHER_POSTS_PREFIXES = ['related', 'recommend', 'trending'];
-
 export function namesOtherPosts(el: Element): boolean {
-  return classIdParts(el).some((p) => OTHER_POSTS_WORDS.has(p) || OTHER_POSTS_PREFIXES.some((w) => p.startsWith(w)));
+  return classIdParts(el).some((p) => OTHER_POSTS_WORDS.includes(p) || OTHER_POSTS_PREFIXES.some((w) => p.startsWith(w)));
 }
 
 export function namesComments(el: Element): boolean {
@@ -143,7 +143,7 @@ const HIDDEN_CLASSES = new Set(['hidden', 'd-none', 'sr-only', 'visually-hidden'
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
 /** Forms that are signups, searches or logins rather than content. */
-const UTILITY_FORM_ACTION = /search|subscribe|newsletter|signup|sign-up|login|log-in/i;
+const UTILITY_FORM_ACTION = /search|login|log-in/i;
 
 /**
  * Class tokens that are hooks for scripts (`js-readmore`, `js_sticky`): they name what a script does

@@ -3,11 +3,12 @@
  *
  * 1. Chrome goes first, from the whole body: what `chromeEvidence` flags (tags, ARIA roles, hidden
  *    elements, utility forms, a signup form with the box around it, class/id words such as
- *    comments, related, sidebar). Class/id guesses (and page-level header/footer tags) are guarded: never remove an element that holds an `<h1>`
- *    (or, for header-like ones, an `<h2>`), a main/article, or most of the text; headers and
- *    footers beside a `<main>` (of prose, or of more text than theirs) are the site's, and only an `<h1>` keeps them. A block
- *    named as other posts (related, most read) is not kept by card-sized articles or by the
- *    excerpts of its cards: only by a larger article or one piece of prose that links nowhere.
+ *    comments, related, sidebar). Class/id guesses (and page-level header/footer tags) are
+ *    guarded: never remove an element that holds an `<h1>` (or, for header-like ones, an `<h2>`),
+ *    a main/article, or most of the text; headers and footers beside a `<main>` (of prose, or of
+ *    more text than theirs) are the site's, and only an `<h1>` keeps them. A block named as other
+ *    posts (related, most read) is not kept by card-sized articles or by the excerpts of its
+ *    cards: only by a larger article or one piece of prose that links nowhere.
  * 2. The content root is chosen by scoring (main-root.ts, content-score.ts, after Readability): the best-scoring
  *    candidate, widened to an ancestor several good candidates share, to a parent that scores
  *    higher or holds much more prose (documentation spreads its text over sections), then to its
@@ -35,7 +36,7 @@ import { linkDensity, measure, type Stats, type StatsMap } from './content-score
 import { ancestorWithTag, findDescendant, hasMedia, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
-import { collectTeaserCards } from './teaser-cards.js';
+import { CARD_TEXT, collectTeaserCards } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
 const WRAPPER_TEXT_SHARE = 0.6;
@@ -119,10 +120,8 @@ function isHeadingAnchor(el: Element): boolean {
   return !!heading && slug(heading.textContent ?? '').includes(id);
 }
 
-/** Articles in a row, at least, that are cards of other posts rather than content (teaser-cards.ts). */
+/** Articles, at least, that are cards of other posts rather than content (teaser-cards.ts). */
 const CARD_ARTICLES = 3;
-/** An article with less text than this is a card: a headline, a picture, an excerpt. */
-const CARD_ARTICLE_TEXT = 700;
 
 /**
  * Whether a block named as other posts (related, recommended, most read) holds the content: an
@@ -143,7 +142,7 @@ function holdsContentBelow(el: Element, holds: (el: Element) => boolean): boolea
   });
   if (other) return true;
   if (articles.length === 0) return false;
-  return articles.length < CARD_ARTICLES || articles.some((a) => visibleTextLength(a, undefined, CARD_ARTICLE_TEXT) >= CARD_ARTICLE_TEXT);
+  return articles.length < CARD_ARTICLES || articles.some((a) => visibleTextLength(a, undefined, CARD_TEXT) >= CARD_TEXT);
 }
 
 /** Text of a signup box at most: a pitch, the form, the fine print ("By signing up, you agree…"). */

@@ -13,7 +13,7 @@ import { findDescendant, fromHereOn } from './dom.js';
 /** Cards in a row, at least: two alike can be a pair of figures. */
 const RUN = 3;
 /** A card's text, at most: a title, an excerpt and a date. */
-const CARD_TEXT = 700;
+export const CARD_TEXT = 700;
 
 const HEADING = /^h[2-6]$/;
 const TITLE_TAGS = new Set(['img', 'picture', 'h2', 'h3', 'h4', 'h5', 'h6']);
