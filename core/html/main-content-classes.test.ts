@@ -419,4 +419,14 @@ b.push(1);</code></pre>
     expect(md).toContain('Reporting losses');
     expect(md).not.toContain('is not intended to replace the advice');
   });
+
+  it("keeps a highlighted code block's comment and meta lines, whose classes read like chrome", async () => {
+    const code = `<pre><code class="language-bash"><span class="token comment"># initialize git</span>
+git init
+<span class="hljs-meta">#!/usr/bin/env bash</span>
+<span class="comment">// clone the repo</span>
+git clone &lt;repo url&gt;</code></pre>`;
+    const md = await main(`${siteChrome}<main><article><h1>A brief intro to git</h1>${prose('git')}${code}${prose('branch')}</article></main>${siteFooter}`);
+    expect(md).toContain('```bash\n# initialize git\ngit init\n#!/usr/bin/env bash\n// clone the repo\ngit clone <repo url>\n```');
+  });
 });

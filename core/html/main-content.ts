@@ -162,6 +162,8 @@ function signupBox(form: Element, root: Element): Element {
   return box;
 }
 
+const CODE_BLOCKS = new Set(['pre', 'code']);
+
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
@@ -198,6 +200,8 @@ function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Elemen
     return visibleTextLength(main, undefined, text + 1) > text;
   };
   walkElements(root, (el) => {
+    // Code keeps every line: a highlighter's classes (`token comment`, `hljs-meta`) are not chrome.
+    if (CODE_BLOCKS.has(el.localName)) return false;
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
     if (!evidence || (guessed && isGuarded(el, evidence === 'edge' && isSiteEdge(el)))) return true;
@@ -330,6 +334,7 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
   walkElements(root, (el) => {
     // The blocks around the best candidate hold the content itself, whatever their class says.
     if (el.contains(core)) return true;
+    if (CODE_BLOCKS.has(el.localName)) return false;
     const s = stats.get(el);
     if (s && el.localName === 'p' && isReadAlso(el, s)) {
       found.add(el);
