@@ -30,7 +30,14 @@ function codeLanguage(pre: Element): string {
   return pre.getAttribute('data-lang')?.replace(/[^\w+#.-]/g, '') ?? '';
 }
 
-/** Text of a code block; `<br>` and per-line block elements (some highlighters) become newlines. */
+/** A highlighter's line of code: `<span class="token-line">`, `gatsby-highlight-code-line`, `line`. */
+const LINE_CLASS = /(?:^|[\s_-])line(?:$|\s)/i;
+
+/**
+ * Text of a code block; `<br>`, per-line block elements and spans named as lines (some
+ * highlighters, whose CSS makes them blocks) become newlines. A line span already followed by a
+ * newline (Shiki writes one between them) gets no second one.
+ */
 function codeText(node: Node): string {
   let out = '';
   for (let child = node.firstChild; child; child = child.nextSibling) {
@@ -38,7 +45,9 @@ function codeText(node: Node): string {
     else if (child.nodeName === 'BR') out += '\n';
     else if (child.nodeType === ELEMENT_NODE) {
       out += codeText(child);
-      if ((child.nodeName === 'DIV' || child.nodeName === 'P') && !out.endsWith('\n')) out += '\n';
+      if (out.endsWith('\n')) continue;
+      if (child.nodeName === 'DIV' || child.nodeName === 'P') out += '\n';
+      else if (LINE_CLASS.test((child as Element).getAttribute('class') ?? '') && child.nextSibling && !(child.nextSibling.nodeType === TEXT_NODE && child.nextSibling.nodeValue?.startsWith('\n'))) out += '\n';
     }
   }
   return out;

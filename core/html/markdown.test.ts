@@ -71,6 +71,18 @@ describe('markdown: code', () => {
     expect(await markdownOf(html)).toBe('```js\nconst a = 1;\n\n\n\na++;\n```');
   });
 
+  it('ends a line at each span a highlighter names as a line, once', async () => {
+    // Gatsby's highlighted lines carry no newline of their own; Shiki's are followed by one.
+    const gatsby = '<pre><code><span class="gatsby-highlight-code-line">a();</span><span class="gatsby-highlight-code-line">  // b</span>\nc();</code></pre>';
+    expect(await markdownOf(gatsby)).toBe('```\na();\n  // b\nc();\n```');
+    const shiki = '<pre><code><span class="line">x = 1</span>\n<span class="line">y = 2</span></code></pre>';
+    expect(await markdownOf(shiki)).toBe('```\nx = 1\ny = 2\n```');
+    const prism = '<pre><code><span class="token-line">p</span><span class="token-line">q</span></code></pre>';
+    expect(await markdownOf(prism)).toBe('```\np\nq\n```');
+    // Not a line: a class that only contains the word (`inline`, `outline`).
+    expect(await markdownOf('<pre><code><span class="inline">r</span><span class="outline">s</span></code></pre>')).toBe('```\nrs\n```');
+  });
+
   it('turns <br> inside pre into newlines and uses a longer fence when the code has one', async () => {
     const html = '<pre>line 1<br>```<br>line 3</pre>';
     expect(await markdownOf(html)).toBe('````\nline 1\n```\nline 3\n````');
