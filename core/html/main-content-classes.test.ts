@@ -384,7 +384,6 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Sign up now');
     expect(md).not.toContain('By signing up, you agree');
     expect(md).not.toContain('Deals of the week');
-
   });
 
   it('drops cards of other posts after a post with code, which is a technical page, and keeps the code', async () => {

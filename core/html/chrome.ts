@@ -1,0 +1,213 @@
+/**
+ * Step 1 of onlyMainContent (main-content.ts): the page's chrome, from the whole body. What
+ * `chromeEvidence` flags by tag, ARIA role, hidden state or utility form goes; class/id guesses
+ * and page-level headers and footers are guarded against taking the content itself.
+ */
+import { chromeEvidence, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts } from './boilerplate.js';
+import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
+import { findDescendant, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
+import { CARD_TEXT } from './teaser-cards.js';
+
+/** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
+const WRAPPER_TEXT_SHARE = 0.6;
+/** The same for an element whose class/id also has content words (article, body, content, main). */
+const CONTENT_TEXT_SHARE = 0.25;
+/** Paragraph points (`Stats.mass`) and link share of a block whose class/id guess is overruled as prose. */
+const WRAPPER_PROSE = 20;
+const WRAPPER_LINKS = 0.2;
+const WRAPPER_TEXT = 500;
+
+function isContentRoot(el: Element): boolean {
+  return el.localName === 'main' || el.getAttribute('role') === 'main';
+}
+
+function holdsContent(el: Element): boolean {
+  return el.localName === 'h1' || el.localName === 'article' || isContentRoot(el);
+}
+
+function holdsContentOrH2(el: Element): boolean {
+  return el.localName === 'h2' || holdsContent(el);
+}
+
+const LISTS = new Set(['ul', 'ol', 'dl']);
+
+/**
+ * A wrapper of prose, whatever its class words say (`documentContent__sharingContainer`,
+ * `o-section--has-ads`, `tab-menu--product` around a description): many paragraphs with few links.
+ * Not reader comments, prose by design, nor a list: a slideshow's legends, teasers with standfirsts.
+ */
+function holdsProse(el: Element): boolean {
+  const s = wrapperStats(el)?.get(el);
+  return !!s && isProse(s);
+}
+
+/** Stats under `el` when it has a wrapper's worth of text (not a list, not comments). */
+function wrapperStats(el: Element): StatsMap | undefined {
+  if (LISTS.has(el.localName) || namesComments(el)) return undefined;
+  // Twenty paragraphs' worth is hundreds of characters: most chrome is not measured at all.
+  if (visibleTextLength(el, undefined, WRAPPER_TEXT) < WRAPPER_TEXT) return undefined;
+  return measure(el);
+}
+
+function isProse(s: Stats): boolean {
+  return s.mass >= WRAPPER_PROSE && linkDensity(s) < WRAPPER_LINKS;
+}
+
+/**
+ * Whether most of a block's prose is one piece that links nowhere: the article's text in a wrapper
+ * named as related articles. Other posts link to each: their excerpts are as many pieces.
+ */
+function holdsUnlinkedProse(el: Element): boolean {
+  const stats = wrapperStats(el);
+  const total = stats?.get(el);
+  if (!stats || !total || !isProse(total)) return false;
+  for (const s of stats.values()) if (s.mass >= total.mass / 2 && s.links === s.fragmentLinks) return true;
+  return false;
+}
+
+const HEADINGS = /^h[1-6]$/;
+const slug = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * A section whose id is made from its heading ("Import-related module attributes" gives
+ * `import-related-module-attributes`, as documentation generators do): the id names the topic,
+ * not the block's role.
+ */
+function isHeadingAnchor(el: Element): boolean {
+  const id = slug(el.getAttribute('id') ?? '');
+  if (id.length === 0) return false;
+  const heading = findDescendant(el, (c) => HEADINGS.test(c.localName));
+  return !!heading && slug(heading.textContent ?? '').includes(id);
+}
+
+/** Articles, at least, that are cards of other posts rather than content (teaser-cards.ts). */
+const CARD_ARTICLES = 3;
+
+/**
+ * Whether a block named as other posts (related, recommended, most read) holds the content: an
+ * h1, a main, an article. Several small articles under it are its cards, not the page's article,
+ * and do not keep it.
+ */
+function holdsContentBelow(el: Element, holds: (el: Element) => boolean): boolean {
+  const articles: Element[] = [];
+  let other = false;
+  walkElements(el, (c) => {
+    if (other) return false;
+    if (c.localName === 'article') {
+      articles.push(c);
+      return true;
+    }
+    if (holds(c)) other = true;
+    return !other;
+  });
+  if (other) return true;
+  if (articles.length === 0) return false;
+  return articles.length < CARD_ARTICLES || articles.some((a) => visibleTextLength(a, undefined, CARD_TEXT) >= CARD_TEXT);
+}
+
+/** Text of a signup box at most: a pitch, the form, the fine print ("By signing up, you agree…"). */
+const SIGNUP_BOX_TEXT = 700;
+
+/**
+ * The box a signup form sits in: its pitch and fine print are outside the form. The highest
+ * ancestor below `root` with at most SIGNUP_BOX_TEXT characters and no content of its own.
+ */
+function signupBox(form: Element, root: Element): Element {
+  let box = form;
+  for (let up = form.parentElement; up && up !== root; up = up.parentElement) {
+    if (holdsContent(up) || visibleTextLength(up, undefined, SIGNUP_BOX_TEXT + 1) > SIGNUP_BOX_TEXT) break;
+    if (findDescendant(up, holdsContentOrH2)) break;
+    box = up;
+  }
+  return box;
+}
+
+export const CODE_BLOCKS = new Set(['pre', 'code']);
+
+/** The outermost chrome elements under `root`, not descending into what is already flagged. */
+export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
+  const found = new Set<Element>();
+  let rootText: number | undefined; // computed only if a class/id guess needs the wrapper guard
+  const isGuarded = (el: Element, siteEdge: boolean): boolean => {
+    // A site's header or footer (below) is kept for a title it holds, not for its prose.
+    if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
+    const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
+    if (holds(el)) return true;
+    rootText ??= visibleTextLength(root);
+    // `entry-content no-share`: a block that also says it is content needs less text to be kept.
+    const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
+    // Most of the text, unless most of it is links: a mega menu in the site header.
+    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && linkTextUnder(el) <= 0.5 * visibleTextLength(el)) return true;
+    if (namesOtherPosts(el) && !isHeadingAnchor(el)) return holdsContentBelow(el, holds) || holdsUnlinkedProse(el);
+    return findDescendant(el, holds) !== undefined || holdsProse(el);
+  };
+  const comments: Element[] = [];
+  const words = new Set<Element>();
+  // Headers and footers beside a <main> are the site's, whatever prose they hold (testimonials,
+  // an "about us" blurb, teasers, a disclaimer): only a title keeps them. The main is looked up at
+  // the first header or footer; it counts when it holds prose, or more text than the header or
+  // footer (a short page in a <main>, a long disclaimer in the footer).
+  let main: Element | null | undefined;
+  let mainProse = false;
+  const isSiteEdge = (el: Element): boolean => {
+    if (main === undefined) {
+      main = findDescendant(root, isContentRoot) ?? null;
+      mainProse = !!main && holdsProse(main);
+    }
+    if (!main || main.contains(el) || el.contains(main)) return false;
+    if (mainProse) return true;
+    const text = visibleTextLength(el);
+    return visibleTextLength(main, undefined, text + 1) > text;
+  };
+  walkElements(root, (el) => {
+    // Code keeps every line: a highlighter's classes (`token comment`, `hljs-meta`) are not chrome.
+    if (CODE_BLOCKS.has(el.localName)) return false;
+    const evidence = protect.has(el) ? undefined : chromeEvidence(el);
+    const guessed = evidence === 'words' || evidence === 'edge';
+    if (!evidence || (guessed && isGuarded(el, evidence === 'edge' && isSiteEdge(el)))) return true;
+    found.add(evidence === 'form' && isSignupForm(el) ? signupBox(el, root) : el);
+    if (guessed && namesComments(el)) comments.push(el);
+    if (evidence === 'words') words.add(el);
+    return false;
+  });
+  if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
+  if (words.size > 0 && isEmptiedByGuesses(root, found, words)) {
+    for (const el of words) if (!namesConsent(el)) found.delete(el);
+  }
+  return found;
+}
+
+/** Text a page keeps after its chrome (characters, share of its text) under which the class/id guesses are doubted. */
+const EMPTIED_TEXT = 500;
+const EMPTIED_SHARE = 0.1;
+
+/**
+ * Class/id guesses that between them take nearly the whole page (product captions, sections
+ * named like a carousel, each too small for the wrapper guard) are not chrome: the page is made of
+ * such blocks, and they stay, but for cookie and consent notices. What tags, roles and hidden
+ * elements say still goes.
+ */
+function isEmptiedByGuesses(root: Element, chrome: ReadonlySet<Element>, guessed: ReadonlySet<Element>): boolean {
+  const left = visibleTextLength(root, chrome, EMPTIED_TEXT);
+  if (left >= EMPTIED_TEXT || left >= EMPTIED_SHARE * visibleTextLength(root)) return false;
+  // Only when the guesses are what empties it: without them, the page keeps its text.
+  const unguessed = new Set([...chrome].filter((el) => !guessed.has(el)));
+  return visibleTextLength(root, unguessed, EMPTIED_TEXT) > left;
+}
+
+/** Text outside the comment blocks under which a page is a thread (a forum, a Q&A), not an article. */
+const THREAD_OUTSIDE_TEXT = 500;
+
+/**
+ * A page whose text is all in blocks named as comments is a thread: there the comments are the
+ * content (a forum's posts, `ipsComment_content`). An article keeps its body outside them.
+ */
+function isThread(root: Element, chrome: ReadonlySet<Element>, comments: readonly Element[]): boolean {
+  if (visibleTextLength(root, chrome, THREAD_OUTSIDE_TEXT) >= THREAD_OUTSIDE_TEXT) return false;
+  let inside = 0;
+  for (const el of comments) {
+    inside += visibleTextLength(el, undefined, THREAD_OUTSIDE_TEXT);
+    if (inside >= THREAD_OUTSIDE_TEXT) return true;
+  }
+  return false;
+}
