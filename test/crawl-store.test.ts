@@ -2,12 +2,13 @@
  * The crawl's batch store (activities/crawl/store.ts, crawl_store_batch in PostgreSQL) on the test
  * PostgreSQL, outcome by outcome: documents with gap-free sequences, links admitted once within the
  * exact limit, skips counted, URLs settled once, failed and requeued URLs, a stopped crawl; and the
- * lanes' claims, which look past the lane run's last claim first.
+ * lanes' claims, which look past the lane run's last claim first and start from the head at the
+ * crawl's queue floor.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { storeBatch, type PageOutcome } from '../activities/crawl/store.js';
-import { claimBatch, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
+import { claimBatch, requeueClaimed, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
 import { createJobRow } from '../jobs/rows.js';
 import { createPrisma } from '../prisma/client.js';
 
@@ -132,12 +133,45 @@ describe('crawl batch store', () => {
     const claim = async (max: number, after: bigint) => (await claimBatch(prisma, crawl.id, 'lane-run-1', max, after)).map((u) => ids.indexOf(u.id));
     expect(await claim(3, 0n)).toEqual([0, 1, 2]);
     // A failed try puts /q1 back in the queue, behind the lane's last claim.
-    await prisma.jobUrl.update({ where: { id: ids[1] }, data: { status: 'queued', claimedBy: null } });
+    const past = new Date(Date.now() - 1000);
+    await storeBatch(prisma, crawl.id, [{ kind: 'requeue', row: { ...row(crawl, '/q1'), attempts: 1 }, retryAt: past, why: 'tried', error: '500' }], 3600);
     expect(await claim(3, ids[2])).toEqual([3, 4, 5]);
     expect(await claim(3, ids[5])).toEqual([6, 7, 8]);
     expect(await claim(3, ids[8])).toEqual([1, 9]);
     expect(await claim(3, ids[9])).toEqual([]);
     const claimed = await prisma.jobUrl.findMany({ where: { jobId: crawl.id }, orderBy: { id: 'asc' } });
     expect(claimed.map((u) => [u.status, u.claimedBy, u.attempts])).toEqual(paths.map((_, i) => ['claimed', 'lane-run-1', i === 1 ? 2 : 1]));
+  });
+
+  it('claims from the head start at the queue floor: raised to the head found, lowered by every requeue', async () => {
+    const paths = Array.from({ length: 10 }, (_, i) => `/f${i}`);
+    const crawl = await crawlWith(paths, 100, 'queued');
+    const ids = paths.map((p) => row(crawl, p).id);
+    const claim = async (max: number, after: bigint) => (await claimBatch(prisma, crawl.id, 'lane-run-1', max, after)).map((u) => ids.indexOf(u.id));
+    const floor = async () => (await job(crawl.id)).queueFloor;
+    expect(await floor()).toBe(0n);
+    expect(await claim(3, 0n)).toEqual([0, 1, 2]);
+    expect(await floor()).toBe(ids[0]);
+    // A new lane run's first claim starts from the head: the floor follows it.
+    expect(await claim(3, 0n)).toEqual([3, 4, 5]);
+    expect(await floor()).toBe(ids[3]);
+    // While a store holds the crawl's row, a claim does not wait for it and leaves the floor alone.
+    await prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM job WHERE id = ${crawl.id} FOR UPDATE`;
+      expect(await claim(2, 0n)).toEqual([6, 7]);
+    });
+    expect(await floor()).toBe(ids[3]);
+    // Failed tries put /f1 (below the floor) and /f4 back: the floor goes down to the lowest, and each counts.
+    const back = (path: string): PageOutcome => ({ kind: 'requeue', row: { ...row(crawl, path), attempts: 1 }, retryAt: new Date(Date.now() - 1000), why: 'tried', error: '500' });
+    await storeBatch(prisma, crawl.id, [back('/f4'), back('/f1')], 3600);
+    expect(await job(crawl.id)).toMatchObject({ queueFloor: ids[1], requeues: 2n });
+    expect(await claim(2, 0n)).toEqual([1, 4]);
+    expect(await floor()).toBe(ids[1]);
+    expect(await claim(2, 0n)).toEqual([8, 9]);
+    expect(await floor()).toBe(ids[8]);
+    // Everything claimed goes back when the workflow starts anew: the floor goes down to the first.
+    expect(await requeueClaimed(prisma, crawl.id)).toBe(10);
+    expect(await job(crawl.id)).toMatchObject({ queueFloor: ids[0], requeues: 12n });
+    expect(await claim(10, 0n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });

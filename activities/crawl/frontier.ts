@@ -61,14 +61,18 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  * paused (`resume_at`), and only URLs whose backoff (`retry_at`) has passed. The claim is recorded
  * under the lane run's token, so a retry of that lane run (another worker, after a crash) takes the
  * same URLs back with `reclaimOwn` instead of leaving them claimed. It is `crawl_claim`
- * (prisma/migrations/20261126100000_crawl_store_function).
+ * (prisma/migrations/20261127030000_claim_floor).
  *
  * `after`: the highest URL id this lane run has claimed; the claim looks past it first. Every URL
  * claimed leaves a dead ('queued', id) entry in the (job_id, status, id) index until VACUUM, and a
  * scan from the head of the queue walked all of them: on a busy crawl hundreds of index pages per
  * claim, where a seek past `after` reads a handful. URLs behind it are those put back in the queue
  * (a failed try, a dead lane's claims): claimed when the URLs ahead run short, and by every lane
- * run's first claim (lane runs end every CRAWL_LANE_ROTATE_MS).
+ * run's first claim (lane runs end every CRAWL_LANE_ROTATE_MS). Those claims from the head start
+ * at the crawl's queue floor (`job.queue_floor`: no queued URL has a lower id), which they raise to
+ * the head they find, so they too walk only the entries of URLs claimed since the last raise, even
+ * while a long transaction elsewhere keeps VACUUM from removing them
+ * (prisma/migrations/20261127030000_claim_floor). Every requeue lowers the floor.
  *
  * The status is matched as a range (with the id in a row comparison) and ordered by (status, id) on
  * purpose: written `status = 'queued' ORDER BY id`, the planner may walk the primary key from the
@@ -145,7 +149,17 @@ export async function claimUrls(prisma: PrismaClient, crawlId: string, max: numb
   return rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : 1)).map(String);
 }
 
-/** Nothing of the workflow runs any more (a new run, or every lane has ended): whatever is still claimed goes back to the queue. */
+/**
+ * Nothing of the workflow runs any more (a new run, or every lane has ended): whatever is still
+ * claimed goes back to the queue, and the crawl's queue floor down to it (see `claimBatch`).
+ */
 export async function requeueClaimed(prisma: PrismaClient, crawlId: string): Promise<number> {
-  return prisma.$executeRaw`UPDATE job_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL WHERE job_id = ${crawlId} AND status = 'claimed'`;
+  const [row] = await prisma.$queryRaw<{ n: bigint }[]>`
+    WITH back AS (
+      UPDATE job_url SET status = 'queued', claimed_by = NULL, claimed_at = NULL WHERE job_id = ${crawlId} AND status = 'claimed' RETURNING id),
+    floor AS (
+      UPDATE job SET queue_floor = LEAST(queue_floor, COALESCE((SELECT min(id) FROM back), queue_floor)), requeues = requeues + (SELECT count(*) FROM back)
+      WHERE id = ${crawlId})
+    SELECT count(*) AS n FROM back`;
+  return Number(row!.n);
 }
