@@ -214,4 +214,19 @@ describe('onlyMainContent', () => {
     expect(article).toContain('Paragraph 7 of the story');
     expect(article).not.toContain('Headline number');
   });
+
+  it('drops a table of contents (links to the page\'s own sections) with its heading, on an article and on a manual', async () => {
+    const sections = ['Install', 'Configure', 'Run', 'Upgrade'];
+    const toc = `<h2>Contents</h2><ul>${sections.map((t) => `<li><a href="#${t.toLowerCase()}">${t}</a></li>`).join('')}</ul>`;
+    const body = (code: string) => sections.map((t) => `<h2 id="${t.toLowerCase()}">${t}</h2><p>How to ${t.toLowerCase()} the tool, step by step, with the options that matter and why <a href="#notes">see note</a>.</p>${code}`).join('');
+    const article = await mainMarkdown(`<main><article><h1>Guide</h1>${toc}${body('')}</article></main>`);
+    const manual = await mainMarkdown(`<main><h1>Manual</h1>${toc}${body('<pre><code>tool --run --verbose --config ./tool.toml</code></pre>')}</main>`);
+    for (const markdown of [article, manual]) {
+      expect(markdown).not.toContain('Contents');
+      expect(markdown).not.toContain('](https://example.com/post#install)');
+      expect(markdown).toContain('## Install\n\nHow to install the tool, step by step, with the options that matter and why [see note](https://example.com/post#notes).');
+      expect(markdown).toContain('## Upgrade');
+    }
+    expect(manual).toContain('tool --run --verbose');
+  });
 });

@@ -28,7 +28,8 @@
  *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (`collectWorded`:
  *    picture credits, "Über den Autor", subscription, app and follow prompts, in several
- *    languages); on technical pages only the cards go.
+ *    languages); on technical pages only the cards go. A table of contents (links to the page's own
+ *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { classWeight } from './boilerplate.js';
@@ -65,7 +66,7 @@ const FIGURE = new Set(['figure']);
 /**
  * Whether a block inside the content root is furniture (after Readability's conditional clean):
  * class/id words against it with no prose; a small block that is mostly links, or a list of
- * headline links (same-page links, a table of contents, are kept); form fields in a small block;
+ * headline links (not same-page links); form fields in a small block;
  * an image strip; a lone embed with little text. Ten commas or a data table say content.
  */
 function isFurniture(el: Element, s: Stats, root: Element): boolean {
@@ -82,7 +83,8 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < SMALL_BLOCK * 2) return true;
   if ((s.media === 1 && s.text < 75) || s.media > 1) return true;
   // Links: a small block that is mostly links (a byline, "read more", an ad label), or a list of
-  // headlines (teasers, related stories). Same-page links are a table of contents, kept.
+  // headlines (teasers, related stories). Same-page links are not headlines (tables of contents
+  // went before: collectTablesOfContents).
   const density = linkDensity(s);
   if (s.links === 0 || s.fragmentLinks / s.links > 0.5) return false;
   if (s.text >= SMALL_BLOCK && s.linkText / s.links < HEADLINE_LINK) return false;
@@ -90,6 +92,32 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   // A long list is headlines when its text is nearly all links; with prose around its links it is content.
   if (isList && s.text >= SMALL_BLOCK) return density > HEADLINE_LIST_DENSITY;
   return density > 0.5 || (weight < 25 && density > (isList ? 0.5 : 0.2));
+}
+
+/** Links to sections of the page, at least, in a table of contents. */
+const TOC_LINKS = 3;
+
+/**
+ * A table of contents: a block of links to sections of this page and little else. It repeats the
+ * headings that follow.
+ */
+function isTableOfContents(s: Stats): boolean {
+  return s.fragmentLinks >= TOC_LINKS && s.fragmentLinks > 0.5 * s.links && s.linkText >= 0.8 * s.text;
+}
+
+/** Tables of contents under `root`, outermost first, each with a heading just before it ("Contents"). */
+function collectTablesOfContents(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  walkElements(root, (el) => {
+    const s = stats.get(el);
+    if (s && s.fragmentLinks < TOC_LINKS) return false;
+    if (!s || el === root || !CLEANED.has(el.localName) || !isTableOfContents(s)) return true;
+    found.add(el);
+    const lead = el.previousElementSibling;
+    if (lead && isLeadIn(lead, stats)) found.add(lead);
+    return false;
+  });
+  return found;
 }
 
 /** The text before an element's first link, or undefined when it has no link. */
@@ -207,6 +235,8 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // version notes, lists of implementations. Their furniture was removed with the chrome; only
   // cards of other posts after the text go (a blog post with code, then "recent posts").
   const technical = isTechnical(stats.get(root)!);
+  // A table of contents goes on every page, a manual's too: it repeats the headings that follow.
+  removeIfNonEmpty(root, collectTablesOfContents(root, stats));
   const furniture = collectFurniture(root, stats, core);
   if (!isTeaserPage(root, core, furniture, stats)) {
     // Collected before the furniture goes: that may take a card's headline or picture.
