@@ -1,11 +1,12 @@
 /**
  * Where a lane's finished pages land: ONE statement per batch (the batches of a crawl's lanes on one
  * worker that finish while a store runs go together: store-queue.ts), the call of
- * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function). Holding the crawl row
+ * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function; its current text is the
+ * last migration that replaces it, 20261127030000_claim_floor). Holding the crawl row
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
- * failed (with its error) or back to the queue with a backoff. A URL already settled by someone else
- * (a zombie attempt, a retried lane) is left alone, and a page whose document exists is never stored
+ * failed (with its error) or back to the queue with a backoff (lowering the crawl's queue floor). A
+ * URL already settled by someone else (a zombie attempt, a retried lane) is left alone, and a page whose document exists is never stored
  * twice: the lock makes "check, then insert" safe, and unique (job_id, url_key) backs it up. The
  * same statement meters the documents (prisma/usage.ts).
  *
