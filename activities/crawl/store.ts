@@ -6,9 +6,9 @@
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
  * failed (with its error) or back to the queue with a backoff (lowering the crawl's queue floor). A
- * URL already settled by someone else (a zombie attempt, a retried lane) is left alone, and a page whose document exists is never stored
- * twice: the lock makes "check, then insert" safe, and unique (job_id, url_key) backs it up. The
- * same statement meters the documents (prisma/usage.ts).
+ * URL already settled by someone else (a zombie attempt, a retried lane) is left alone, and a page
+ * whose document exists is never stored twice: the lock makes "check, then insert" safe, and unique
+ * (job_id, url_key) backs it up. The same statement meters the documents (prisma/usage.ts).
  *
  * Every lane of the crawl waits for that lock, so it is held only while PostgreSQL works: sent as
  * one statement, the store commits as it ends, with no round trip to this process in between
