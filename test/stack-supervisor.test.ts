@@ -157,9 +157,10 @@ describe('stack supervisor', () => {
   });
 
   it('stop() ends a running process and its exit, whatever the code, is not taken for a crash', async () => {
-    // Exits non-zero on SIGTERM, as a shutdown that goes wrong might.
-    const { supervisor, first, lines, restarts } = start('stopped', `process.on('SIGTERM', () => process.exit(7)); ${stayUp}`);
-    await waitFor(() => readFileSync(join(dir, 'stopped.log'), 'utf8').includes('run 1'));
+    // Exits non-zero on SIGTERM, as a shutdown that goes wrong might; says so once its handler is in
+    // place (a SIGTERM before that would end it by the signal).
+    const { supervisor, first, lines, restarts } = start('stopped', `process.on('SIGTERM', () => process.exit(7)); console.log('handler set in run ' + n); ${stayUp}`);
+    await waitFor(() => readFileSync(join(dir, 'stopped.log'), 'utf8').includes('handler set in run 1'));
     await supervisor.stop();
 
     expect(await first.exited).toEqual({ code: 7, signal: null });
