@@ -26,39 +26,36 @@ AS $$
 DECLARE
   v_want integer := p_max;
   v_got integer;
+  v_past bigint := p_after;  -- the claim takes queued URLs with a greater id
+  v_from_head boolean := p_after = 0;
   v_floor bigint;
   v_requeues bigint;
   v_head bigint;
 BEGIN
-  IF p_after > 0 THEN
+  -- Past the lane run's last claim first; then, or at once on its first claim, from the head.
+  LOOP
+    IF v_from_head THEN
+      SELECT c.queue_floor, c.requeues INTO v_floor, v_requeues FROM job c WHERE c.id = p_job;
+      IF NOT FOUND THEN RETURN; END IF;
+      SELECT u.id INTO v_head FROM job_url u
+      WHERE u.job_id = p_job AND (u.status, u.id) >= ('queued', v_floor) AND u.status <= 'queued'
+      ORDER BY u.status, u.id LIMIT 1;
+      EXIT WHEN v_head IS NULL;
+      v_past := v_head - 1;
+    END IF;
     RETURN QUERY
     UPDATE job_url SET status = 'claimed', claimed_by = p_token, claimed_at = now(), attempts = job_url.attempts + 1
     WHERE job_url.id IN (
       SELECT u.id FROM job_url u
-      WHERE u.job_id = p_job AND (u.status, u.id) > ('queued', p_after) AND u.status <= 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
+      WHERE u.job_id = p_job AND (u.status, u.id) > ('queued', v_past) AND u.status <= 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
         AND EXISTS (SELECT 1 FROM job c WHERE c.id = p_job AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
       ORDER BY u.status, u.id LIMIT v_want FOR UPDATE SKIP LOCKED)
     RETURNING job_url.id, job_url.url, job_url.url_key, job_url.depth, job_url.discovery_depth, job_url.attempts, job_url.throttles;
     GET DIAGNOSTICS v_got = ROW_COUNT;
     v_want := v_want - v_got;
-    IF v_want <= 0 THEN RETURN; END IF;
-  END IF;
-
-  SELECT c.queue_floor, c.requeues INTO v_floor, v_requeues FROM job c WHERE c.id = p_job;
-  IF NOT FOUND THEN RETURN; END IF;
-  SELECT u.id INTO v_head FROM job_url u
-  WHERE u.job_id = p_job AND (u.status, u.id) >= ('queued', v_floor) AND u.status <= 'queued'
-  ORDER BY u.status, u.id LIMIT 1;
-  IF v_head IS NULL THEN RETURN; END IF;
-
-  RETURN QUERY
-  UPDATE job_url SET status = 'claimed', claimed_by = p_token, claimed_at = now(), attempts = job_url.attempts + 1
-  WHERE job_url.id IN (
-    SELECT u.id FROM job_url u
-    WHERE u.job_id = p_job AND (u.status, u.id) >= ('queued', v_head) AND u.status <= 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now())
-      AND EXISTS (SELECT 1 FROM job c WHERE c.id = p_job AND c.status = 'scraping' AND (c.resume_at IS NULL OR c.resume_at <= now()))
-    ORDER BY u.status, u.id LIMIT v_want FOR UPDATE SKIP LOCKED)
-  RETURNING job_url.id, job_url.url, job_url.url_key, job_url.depth, job_url.discovery_depth, job_url.attempts, job_url.throttles;
+    EXIT WHEN v_want <= 0 OR v_from_head;
+    v_from_head := true;
+  END LOOP;
 
   IF v_head > v_floor THEN
     UPDATE job SET queue_floor = v_head
