@@ -4,15 +4,37 @@
  * from here, not from prisma/generated.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/client.js';
 
 export { Prisma, PrismaClient };
 export type { Account, ApiKey, Job, JobUrl, Document, Monitor, MonitorCheck, MonitorCheckPage } from './generated/client.js';
 
-/** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections). Call `$disconnect()` on shutdown. */
+const pools = new WeakMap<PrismaClient, pg.Pool>();
+
+/** One PrismaClient per process: it owns a pg pool (node-postgres defaults, 10 connections), ended by `$disconnect()` on shutdown. */
 export function createPrisma(databaseUrl: string): PrismaClient {
   // A frozen or unreachable server must fail a request (→ 503), not hold it forever.
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 }) });
+  const pool = new pg.Pool({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server closed (a restart) leaves the pool, and the next query opens another;
+  // without a listener its 'error' event would end the process before Prisma's own listener is attached.
+  pool.on('error', () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(prisma, pool);
+  return prisma;
+}
+
+/**
+ * A raw statement run by node-postgres on the client's own pool, past Prisma's query interpreter:
+ * for the crawl's hot statements (a lane's claims and batch stores), whose array parameters Prisma
+ * takes 3-4 times the CPU to send (bench:frontier, README "How far one PostgreSQL frontier goes").
+ * The statement is written as for `$queryRaw`; rows come as node-postgres reads them (bigint as a
+ * string, jsonb parsed, timestamptz as a Date) and errors are node-postgres's, not Prisma's.
+ */
+export async function rawRows<T extends object>(prisma: PrismaClient, statement: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(prisma);
+  if (!pool) throw new Error('rawRows needs a client made by createPrisma');
+  return (await pool.query<T>(statement.text, statement.values)).rows;
 }
 
 // Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step

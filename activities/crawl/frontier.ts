@@ -4,7 +4,7 @@
  * Dedupe is the unique (job_id, url_key): a variant of a known URL is never queued twice.
  */
 import { MAX_CRAWL_LIMIT } from '../../core/schemas/crawl.js';
-import type { Prisma, PrismaClient } from '../../prisma/client.js';
+import { Prisma, rawRows, type PrismaClient } from '../../prisma/client.js';
 
 export interface Candidate {
   url: string;
@@ -82,8 +82,9 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  * function's planner settings keep a bitmap scan and sort out (bench:frontier, bench:scale-out --statements).
  */
 export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number, after = 0n): Promise<ClaimedUrl[]> {
-  const rows = await prisma.$queryRaw<ClaimedRow[]>`SELECT id, url, url_key, depth, discovery_depth, attempts, throttles FROM crawl_claim(${crawlId}, ${token}, ${max}, ${after}::bigint)`;
-  return rows.map(toClaimed).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const rows = await rawRows<Omit<ClaimedRow, 'id'> & { id: string }>(prisma, Prisma.sql`
+    SELECT id, url, url_key, depth, discovery_depth, attempts, throttles FROM crawl_claim(${crawlId}, ${token}, ${max}::int, ${after}::bigint)`);
+  return rows.map((r) => toClaimed({ ...r, id: BigInt(r.id) })).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 /** URLs an earlier attempt of this lane run claimed and did not finish (its worker died): this attempt does them first. */
