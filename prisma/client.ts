@@ -19,7 +19,14 @@ export function createPrisma(databaseUrl: string): PrismaClient {
   // An idle connection the server closed (a restart) leaves the pool, and the next query opens another;
   // without a listener its 'error' event would end the process before Prisma's own listener is attached.
   pool.on('error', () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // The pool is ours, so ours to end: Prisma's adapter would end it only if Prisma itself had connected,
+  // and a process that ran nothing but rawRows would keep its idle connections open.
+  const disconnect = prisma.$disconnect.bind(prisma);
+  prisma.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ended) await pool.end();
+  };
   pools.set(prisma, pool);
   return prisma;
 }
