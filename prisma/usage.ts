@@ -16,12 +16,12 @@ const today = Prisma.sql`(now() AT TIME ZONE 'UTC')::date`;
  */
 export const meteringCtes = (pages: number | Prisma.Sql) => Prisma.sql`
   usage AS (
-    INSERT INTO usage_day (account_id, day, pages, last_page_at) SELECT account_id, ${today}, ${pages}, now() FROM owner
+    INSERT INTO usage_day (account_id, day, pages, last_page_at) SELECT account_id, ${today}, ${pages}::int, now() FROM owner
     ON CONFLICT (account_id, day) DO UPDATE SET pages = usage_day.pages + EXCLUDED.pages, last_page_at = EXCLUDED.last_page_at RETURNING 1),
   key_usage AS (
-    INSERT INTO usage_key_day (api_key_id, day, pages) SELECT api_key_id, ${today}, ${pages} FROM owner
+    INSERT INTO usage_key_day (api_key_id, day, pages) SELECT api_key_id, ${today}, ${pages}::int FROM owner
     ON CONFLICT (api_key_id, day) DO UPDATE SET pages = usage_key_day.pages + EXCLUDED.pages RETURNING 1),
-  credits AS (UPDATE account_billing SET credits_used = credits_used + ${pages} WHERE account_id IN (SELECT account_id FROM owner) RETURNING 1)`;
+  credits AS (UPDATE account_billing SET credits_used = credits_used + ${pages}::int WHERE account_id IN (SELECT account_id FROM owner) RETURNING 1)`;
 
 /** Count `pages` for the account of an API key: work the API does itself (a search). */
 export async function meterKeyPages(db: Pick<Tx, '$executeRaw'>, apiKeyId: string, pages: number): Promise<void> {
