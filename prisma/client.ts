@@ -33,8 +33,8 @@ export function createPrisma(databaseUrl: string): PrismaClient {
 
 /**
  * A raw statement run by node-postgres on the client's own pool, past Prisma's query interpreter:
- * for the crawl's hot statements (a lane's claims and batch stores), whose array parameters Prisma
- * takes 3-4 times the CPU to send (bench:frontier, README "How far one PostgreSQL frontier goes").
+ * for the hot statements (a crawl lane's claims and batch stores, a scrape's document), which Prisma
+ * takes 2-4 times the CPU to send (bench:frontier, README "How far one PostgreSQL frontier goes").
  * The statement is written as for `$queryRaw`; rows come as node-postgres reads them (bigint as a
  * string, jsonb parsed, timestamptz as a Date) and errors are node-postgres's, not Prisma's.
  */
