@@ -3,6 +3,7 @@
  * `npx tsx scripts/prisma-generate.ts`) over the node-postgres driver adapter. Import database types
  * from here, not from prisma/generated.
  */
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/client.js';
@@ -37,11 +38,15 @@ export function createPrisma(databaseUrl: string): PrismaClient {
  * takes 2-4 times the CPU to send (bench:frontier, README "How far one PostgreSQL frontier goes").
  * The statement is written as for `$queryRaw`; rows come as node-postgres reads them (bigint as a
  * string, jsonb parsed, timestamptz as a Date) and errors are node-postgres's, not Prisma's.
+ *
+ * `prepared`: sent as a named prepared statement (named by its text), parsed and planned once per
+ * connection instead of on every call; for statements whose text does not vary with their values.
  */
-export async function rawRows<T extends object>(prisma: PrismaClient, statement: Prisma.Sql): Promise<T[]> {
+export async function rawRows<T extends object>(prisma: PrismaClient, statement: Prisma.Sql, options: { prepared?: boolean } = {}): Promise<T[]> {
   const pool = pools.get(prisma);
   if (!pool) throw new Error('rawRows needs a client made by createPrisma');
-  return (await pool.query<T>(statement.text, statement.values)).rows;
+  const name = options.prepared ? `pw_${createHash('sha1').update(statement.text).digest('hex').slice(0, 20)}` : undefined;
+  return (await pool.query<T>({ text: statement.text, values: statement.values, ...(name ? { name } : {}) })).rows;
 }
 
 // Status columns are text guarded by CHECK constraints in prisma/migrations; keep these lists in step

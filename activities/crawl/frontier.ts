@@ -83,7 +83,7 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  */
 export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number, after = 0n): Promise<ClaimedUrl[]> {
   const rows = await rawRows<Omit<ClaimedRow, 'id'> & { id: string }>(prisma, Prisma.sql`
-    SELECT id, url, url_key, depth, discovery_depth, attempts, throttles FROM crawl_claim(${crawlId}, ${token}, ${max}::int, ${after}::bigint)`);
+    SELECT id, url, url_key, depth, discovery_depth, attempts, throttles FROM crawl_claim(${crawlId}, ${token}, ${max}::int, ${after}::bigint)`, { prepared: true });
   return rows.map((r) => toClaimed({ ...r, id: BigInt(r.id) })).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 

@@ -116,7 +116,7 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
   if (!credits && !extras) {
     // The common case: one statement, committed as it ends; the crawl's lock is held only while PostgreSQL
     // works. Sent by node-postgres (rawRows): through Prisma its arrays cost the lanes 3-4 times the CPU.
-    result = readStore(await rawRows<StoreRow>(prisma, storeStatement(crawlId, outcomes, ttlSeconds, undefined)));
+    result = readStore(await rawRows<StoreRow>(prisma, storeStatement(crawlId, outcomes, ttlSeconds, undefined), { prepared: true }));
   } else {
     // Credits are read with the crawl and the account locked (in that order, as everywhere); extras land with their documents.
     result = await prisma.$transaction(async (tx) => {
