@@ -170,7 +170,7 @@ export async function loadCrawlPages(deps: ActivityDeps, crawlId: string, taskQu
       const pending = await prisma.$queryRaw<{ id: bigint; url_key: string }[]>`
         SELECT u.id, u.url_key FROM job_url u
         WHERE u.job_id = ${crawlId} AND u.status = 'done' AND NOT u.page_event_sent
-          AND EXISTS (SELECT 1 FROM document d WHERE d.job_id = ${crawlId} AND d.url_key = u.url_key)`;
+          AND EXISTS (SELECT 1 FROM document d WHERE d.id = ${crawlId} || ':' || u.url_key)`;
       await sendPageEvents(pending.map((p) => ({ urlId: p.id, documentId: documentIdFor(crawlId, p.url_key) })));
     },
   };

@@ -2,13 +2,13 @@
  * Where a lane's finished pages land: ONE statement per batch (the batches of a crawl's lanes on one
  * worker that finish while a store runs go together: store-queue.ts), the call of
  * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function; its current text is the
- * last migration that replaces it, 20261127030000_claim_floor). Holding the crawl row
+ * last migration that replaces it, 20261128000000_document_key_by_id). Holding the crawl row
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
  * failed (with its error) or back to the queue with a backoff (lowering the crawl's queue floor). A
  * URL already settled by someone else (a zombie attempt, a retried lane) is left alone, and a page
- * whose document exists is never stored twice: the lock makes "check, then insert" safe, and unique
- * (job_id, url_key) backs it up. The same statement meters the documents (prisma/usage.ts).
+ * whose document exists is never stored twice: the lock makes "check, then insert" safe, and the
+ * document's primary key (`documentIdFor`) backs it up. The same statement meters the documents (prisma/usage.ts).
  *
  * Every lane of the crawl waits for that lock, so it is held only while PostgreSQL works: sent as
  * one statement, the store commits as it ends, with no round trip to this process in between
@@ -44,6 +44,7 @@ export interface BatchResult {
   stopped: boolean;
 }
 
+/** A job's document id; crawl_store_batch and sendPendingPageEvents find documents by it too (`<job id>:<url key>`). */
 export const documentIdFor = (crawlId: string, urlKey: string) => `${crawlId}:${urlKey}`;
 
 const ERROR_MAX_CHARS = 2000;
