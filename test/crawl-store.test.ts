@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { storeBatch, type PageOutcome } from '../activities/crawl/store.js';
+import { KnownUrls } from '../activities/crawl/known-urls.js';
 import { claimBatch, requeueClaimed, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
 import { createJobRow } from '../jobs/rows.js';
 import { createPrisma } from '../prisma/client.js';
@@ -73,6 +74,45 @@ describe('crawl batch store', () => {
     expect(after).toMatchObject({ total: 4, completed: 1 });
     expect(after.skipped).toEqual({ limit_reached: 1 });
     expect(Object.keys(await urls(crawl.id))).toEqual([key('/'), key('/a'), key('/x'), key('/y')]);
+  });
+
+  it("with a worker's known URL keys: admits and counts exactly what it admits without, and learns only what a store proved", async () => {
+    const plain = await crawlWith(['/', '/a', '/b', '/c'], 6);
+    const cached = await crawlWith(['/', '/a', '/b', '/c'], 6);
+    const known = new KnownUrls();
+    const batches = (crawl: typeof plain) => [
+      [stored(row(crawl, '/'), [candidate('/a'), candidate('/x'), candidate('/b')], ['external'])],
+      [stored(row(crawl, '/a'), [candidate('/'), candidate('/x'), candidate('/y')])],
+      // The limit (6) leaves /z2 out: this store proves nothing about its links.
+      [stored(row(crawl, '/b'), [candidate('/x'), candidate('/z1'), candidate('/z2')])],
+      [stored(row(crawl, '/c'), [candidate('/y'), candidate('/z2')])],
+    ];
+    const results: Array<Array<{ admitted: number }>> = [[], []];
+    for (const [i, batch] of batches(plain).entries()) {
+      results[0].push(await storeBatch(prisma, plain.id, batch, 3600));
+      results[1].push(await storeBatch(prisma, cached.id, batches(cached)[i], 3600, undefined, known));
+    }
+    expect(results[1].map((r) => r.admitted)).toEqual(results[0].map((r) => r.admitted));
+    expect(results[0].map((r) => r.admitted)).toEqual([1, 1, 0, 0]);
+    const frontier = async (id: string) => Object.values(await urls(id)).map((u) => [u.urlKey, u.status]);
+    expect(await frontier(cached.id)).toEqual(await frontier(plain.id));
+    const [a, b] = [await job(plain.id), await job(cached.id)];
+    expect(b).toMatchObject({ total: a.total, completed: a.completed, skipped: a.skipped });
+    expect(a).toMatchObject({ total: 6, completed: 4, skipped: { external: 1, limit_reached: 3 } });
+    // Learnt: the batches' URLs and the links of stores that left nothing out; not the links of those that did.
+    for (const path of ['/', '/a', '/b', '/c', '/x', '/y']) expect(known.has(cached.id, key(path))).toBe(true);
+    for (const path of ['/z1', '/z2']) expect(known.has(cached.id, key(path))).toBe(false);
+    expect(known.has(plain.id, key('/a'))).toBe(false);
+  });
+
+  it('does not send links to URL keys the worker knows: they are not admitted again', async () => {
+    const crawl = await crawlWith(['/'], 100);
+    const known = new KnownUrls();
+    // Known, wrongly here, to show the link never reaches PostgreSQL.
+    known.learn(crawl.id, [key('/ghost')]);
+    const result = await storeBatch(prisma, crawl.id, [stored(row(crawl, '/'), [candidate('/ghost'), candidate('/new')])], 3600, undefined, known);
+    expect(result.admitted).toBe(1);
+    expect(Object.keys(await urls(crawl.id))).toEqual([key('/'), key('/new')]);
   });
 
   it('leaves a URL another attempt settled alone: nothing is stored or counted twice', async () => {

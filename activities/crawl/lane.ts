@@ -18,6 +18,7 @@ import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './fronti
 import { loadCrawlPages, type CrawlPages } from './page-work.js';
 import { storeBatch, type PageOutcome } from './store.js';
 import { groupedStores } from './store-queue.js';
+import { KnownUrls } from './known-urls.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
 import { creditCheck } from '../../core/billing-settings.js';
 import { lanesRunning } from '../../telemetry/metrics.js';
@@ -33,7 +34,8 @@ const HEARTBEAT_MS = 1_000;
 export function laneActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
   // The lanes of one crawl on this worker store together while a store of theirs runs (store-queue.ts).
-  const store = groupedStores((crawlId, outcomes) => storeBatch(prisma, crawlId, outcomes, config.CRAWL_TTL_SECONDS, creditCheck(config)));
+  const known = new KnownUrls();
+  const store = groupedStores((crawlId, outcomes) => storeBatch(prisma, crawlId, outcomes, config.CRAWL_TTL_SECONDS, creditCheck(config), known));
 
   async function counters(crawlId: string): Promise<Pick<LaneResult, 'completed' | 'failed' | 'total'>> {
     const c = await prisma.job.findUnique({ where: { id: crawlId }, select: { completed: true, failed: true, total: true } });

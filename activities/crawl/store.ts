@@ -2,7 +2,7 @@
  * Where a lane's finished pages land: ONE statement per batch (the batches of a crawl's lanes on one
  * worker that finish while a store runs go together: store-queue.ts), the call of
  * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function; its current text is the
- * last migration that replaces it, 20261128000000_document_key_by_id). Holding the crawl row
+ * last migration that replaces it, 20261128010000_store_links_admitted). Holding the crawl row
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
  * failed (with its error) or back to the queue with a backoff (lowering the crawl's queue floor). A
@@ -24,6 +24,7 @@ import { MAX_CRAWL_LIMIT } from '../../core/schemas/crawl.js';
 import { creditsMetered, since, storeDuration } from '../../telemetry/metrics.js';
 import { Prisma, rawRows, type PrismaClient } from '../../prisma/client.js';
 import { lockCrawl, MAX_ROBOTS_BLOCKED, type Candidate, type ClaimedUrl } from './frontier.js';
+import type { KnownUrls } from './known-urls.js';
 
 export type PageOutcome =
   | { kind: 'stored'; row: ClaimedUrl; document: StoredPage; candidates: Candidate[]; skips: string[]; robotsBlocked: string[] }
@@ -56,7 +57,7 @@ type StoredOutcome = Extract<PageOutcome, { kind: 'stored' }>;
  * The call of crawl_store_batch (prisma/migrations/20261126100000_crawl_store_function) for these
  * outcomes, with the metering of the documents it inserts in the same statement.
  */
-function storeStatement(crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, left: number | undefined): Prisma.Sql {
+function storeStatement(crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, left: number | undefined, known: KnownUrls | undefined): Prisma.Sql {
   const pages = outcomes.filter((o): o is StoredOutcome => o.kind === 'stored');
   const failed = outcomes.filter((o) => o.kind === 'failed');
   const requeued = outcomes.filter((o) => o.kind === 'requeue');
@@ -64,7 +65,7 @@ function storeStatement(crawlId: string, outcomes: PageOutcome[], ttlSeconds: nu
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   // Per page (its index in the pages, from 1) what it found: links, skips, URLs robots.txt kept it from.
   const byPage = <T>(each: (p: StoredOutcome) => T[]) => pages.flatMap((p, i) => each(p).map((value) => ({ page: i + 1, value })));
-  const links = byPage((p) => p.candidates);
+  const links = byPage((p) => (known ? p.candidates.filter((c) => !known.has(crawlId, c.urlKey)) : p.candidates));
   const skips = byPage((p) => p.skips);
   const blocked = byPage((p) => p.robotsBlocked);
   const fresh = Prisma.sql`(SELECT (r->>'fresh')::int FROM r)`;
@@ -108,7 +109,8 @@ export const CREDITS_EXHAUSTED = 'credits_exhausted';
 /** The crawl's error when the account's credits ran out: its unpaid and queued URLs are dropped (counted as `credits_exhausted` skips). */
 const CREDITS_EXHAUSTED_ERROR = "Stopped early: the account has no credits left. An admin can upgrade the plan on the dashboard's Billing page.";
 
-export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, credits?: CreditCheck): Promise<BatchResult> {
+/** `known`: the worker's URL keys known to be in the frontier; links to them are not sent, and it learns what this store proves. */
+export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, credits?: CreditCheck, known?: KnownUrls): Promise<BatchResult> {
   if (outcomes.length === 0) return { stored: [], admitted: 0, stopped: false };
   const started = performance.now();
   const pages = outcomes.filter((o): o is StoredOutcome => o.kind === 'stored');
@@ -117,12 +119,12 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
   if (!credits && !extras) {
     // The common case: one statement, committed as it ends; the crawl's lock is held only while PostgreSQL
     // works. Sent by node-postgres (rawRows): through Prisma its arrays cost the lanes 3-4 times the CPU.
-    result = readStore(await rawRows<StoreRow>(prisma, storeStatement(crawlId, outcomes, ttlSeconds, undefined), { prepared: true }));
+    result = readStore(await rawRows<StoreRow>(prisma, storeStatement(crawlId, outcomes, ttlSeconds, undefined, known), { prepared: true }));
   } else {
     // Credits are read with the crawl and the account locked (in that order, as everywhere); extras land with their documents.
     result = await prisma.$transaction(async (tx) => {
       const left = credits && (await lockCrawl(tx, crawlId)) ? await lockCrawlCredits(tx, crawlId, credits.freeCredits) : undefined;
-      const stored = readStore(await tx.$queryRaw<StoreRow[]>(storeStatement(crawlId, outcomes, ttlSeconds, left)));
+      const stored = readStore(await tx.$queryRaw<StoreRow[]>(storeStatement(crawlId, outcomes, ttlSeconds, left, known)));
       const ids = new Set(stored.stored);
       await documentExtras(tx, crawlId, pages.filter((p) => ids.has(p.row.id.toString())));
       return stored;
@@ -131,8 +133,17 @@ export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes
   storeDuration.observe({ kind: 'crawl' }, since(started));
   if (result.fresh) creditsMetered.inc({ source: 'crawl' }, result.fresh);
   if (result.stopped) return { stored: [], admitted: 0, stopped: true };
+  if (known) learn(known, crawlId, outcomes, pages, result);
   const urlKeys = new Map(pages.map((p) => [p.row.id.toString(), p.row.urlKey]));
   return { stored: result.stored.map((id) => ({ urlId: BigInt(id), documentId: documentIdFor(crawlId, urlKeys.get(id)!) })), admitted: result.admitted, stopped: false };
+}
+
+/** What this store proved is in the frontier: its URLs, and the links of the pages it stored if none was left out. */
+function learn(known: KnownUrls, crawlId: string, outcomes: PageOutcome[], pages: StoredOutcome[], result: StoreResult): void {
+  known.learn(crawlId, outcomes.map((o) => o.row.urlKey));
+  if (!result.linksAdmitted) return;
+  const stored = new Set(result.stored);
+  known.learn(crawlId, pages.filter((p) => stored.has(p.row.id.toString())).flatMap((p) => p.candidates.map((c) => c.urlKey)));
 }
 
 /** What crawl_store_batch answers: URL ids (as text) of the documents it inserted. */
@@ -141,11 +152,13 @@ interface StoreResult {
   stored: string[];
   admitted: number;
   fresh: number;
+  /** Every link of the pages it stored is now in the frontier (none left out by the limit or the credits). */
+  linksAdmitted: boolean;
 }
 
-type StoreRow = { r: Partial<StoreResult> };
+type StoreRow = { r: Partial<Omit<StoreResult, 'linksAdmitted'>> & { links_admitted?: boolean } };
 
 function readStore(rows: StoreRow[]): StoreResult {
   const r = rows[0]!.r;
-  return { stopped: r.stopped === true, stored: r.stored ?? [], admitted: r.admitted ?? 0, fresh: r.fresh ?? 0 };
+  return { stopped: r.stopped === true, stored: r.stored ?? [], admitted: r.admitted ?? 0, fresh: r.fresh ?? 0, linksAdmitted: r.links_admitted === true };
 }
