@@ -8,8 +8,10 @@
  * by the credits). Bounded: past MAX_KEYS a crawl's set starts again, and only the crawls used last
  * are kept.
  */
-const MAX_KEYS = 100_000;
-const MAX_CRAWLS = 64;
+/** At most ~2 MB a crawl (a key and its set entry take about 100 bytes), ~64 MB in all. */
+const MAX_KEYS = 20_000;
+/** A worker runs lanes of a few crawls at a time (README "Page lanes"). */
+const MAX_CRAWLS = 32;
 
 export class KnownUrls {
   private readonly crawls = new Map<string, Set<string>>();
