@@ -5,10 +5,7 @@
  * file did, exactly.
  */
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { applyMigrations } from '../scripts/migrate.js';
-import { createPrisma } from '../prisma/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrawlSite } from './fixtures/crawl-site.js';
 import { crawlToEnd } from './helpers/crawl.js';
 import { startTestApi } from './helpers/api.js';
@@ -17,6 +14,7 @@ import { pollUntil } from './helpers/poll.js';
 import { createKey } from '../api/keys-store.js';
 import { startTestStack, type TestStack } from './helpers/stack.js';
 import { spawnWorker } from './helpers/worker-process.js';
+import { sample, samples, scrapeMetrics } from './helpers/prometheus.js';
 import { uniqueTaskQueue } from './helpers/worker.js';
 import { freePort } from '../scripts/infra/ready.js';
 
@@ -36,32 +34,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-type Labels = Record<string, string>;
-
-/** The samples of `name` in a Prometheus text exposition, with their labels. */
-function samples(text: string, name: string): { labels: Labels; value: number }[] {
-  const out: { labels: Labels; value: number }[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const labels: Labels = {};
-    for (const pair of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
-    out.push({ labels, value: Number(m[3]) });
-  }
-  return out;
-}
-
-/** The one sample of `name` whose labels include `where`; undefined when there is none. */
-function sample(text: string, name: string, where: Labels = {}): number | undefined {
-  const found = samples(text, name).filter((s) => Object.entries(where).every(([k, v]) => s.labels[k] === v));
-  if (found.length > 1) throw new Error(`${name} ${JSON.stringify(where)} matches ${found.length} samples`);
-  return found[0]?.value;
-}
-
-async function metrics(url: string, token: string | null = METRICS_TOKEN): Promise<{ status: number; type: string | null; text: string }> {
-  const res = await fetch(`${url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
-}
+const metrics = (url: string, token: string | null = METRICS_TOKEN) => scrapeMetrics(url, token);
 
 describe('GET /metrics on the API', () => {
   it('answers 401 without METRICS_TOKEN, and an API key is not it', async () => {
@@ -121,42 +94,6 @@ describe('GET /metrics on the API', () => {
     expect(sample(text, 'pagewright_crawl_lanes_running')).toBe(0);
     // The in-process worker's browser pool (idle: no page needed it) and its inline conversion.
     expect(sample(text, 'pagewright_browser_contexts', { state: 'busy' })).toBe(0);
-  });
-});
-
-describe('pagewright_frontier_urls', () => {
-  const adminUrl = inject('postgresAdminUrl');
-  const name = `metrics_frontier_${process.pid}`;
-  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  afterAll(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-
-  it('reports the queued and claimed URLs of running crawls only, read from PostgreSQL when scraped', async () => {
-    // A database of its own: other test files crawl in the shared one at the same time.
-    await admin(`CREATE DATABASE "${name}"`);
-    await applyMigrations(databaseUrl);
-    const prisma = createPrisma(databaseUrl);
-    const api = await startTestApi({ env: { DATABASE_URL: databaseUrl } });
-    try {
-      const urls = (jobId: string, statuses: string[]) => statuses.map((status, i) => ({ jobId, urlKey: `k${i}`, url: `http://example.test/${i}`, depth: 0, discoveryDepth: 0, status }));
-      await prisma.job.create({ data: { id: 'running', url: 'http://example.test/', options: {}, status: 'scraping', expiresAt: new Date(Date.now() + 3_600_000) } });
-      await prisma.job.create({ data: { id: 'finished', url: 'http://example.test/', options: {}, status: 'completed', expiresAt: new Date(Date.now() + 3_600_000) } });
-      await prisma.jobUrl.createMany({ data: [...urls('running', ['queued', 'queued', 'queued', 'claimed', 'done', 'failed']), ...urls('finished', ['queued', 'claimed'])] });
-      const { text } = await metrics(api.url, null);
-      expect(sample(text, 'pagewright_frontier_urls', { state: 'queued' })).toBe(3);
-      expect(sample(text, 'pagewright_frontier_urls', { state: 'claimed' })).toBe(1);
-      await prisma.job.update({ where: { id: 'running' }, data: { status: 'completed' } });
-      const after = (await metrics(api.url, null)).text;
-      expect(sample(after, 'pagewright_frontier_urls', { state: 'queued' })).toBe(0);
-      expect(sample(after, 'pagewright_frontier_urls', { state: 'claimed' })).toBe(0);
-    } finally {
-      await api.close();
-      await prisma.$disconnect();
-    }
   });
 });
 
