@@ -3,9 +3,11 @@
  * delayed by their event loop): the real `crawlLane` activity (activities/crawl/lane.ts, with the
  * real frontier and batch store) run in Temporal's MockActivityEnvironment (heartbeats and
  * cancellation as on a worker, no server), with a page pipeline that does no work: each page
- * "returns" a small document and the links of the fixture site's page at once (bench/crawl-site.ts's
- * shape: two children, the parent, two cross links, one link off the site), so admission, dedupe
- * against the frontier and skip counting run as in a crawl.
+ * "returns" a small document and six links at once, so admission, dedupe against the frontier and
+ * skip counting run as in a crawl. `tree`: the fixture site's page (bench/crawl-site.ts's shape: two
+ * children, the parent, two cross links, one link off the site), a crawl still spreading out (3.4 URLs
+ * it has not seen per page); `steady`: one link to a page not seen yet, four to pages already
+ * admitted, one off the site, a crawl's average over its life (each URL admitted once, fetched once).
  *
  * Lanes are grouped into simulated workers of `lanesPerWorker`: each group has its own Prisma client
  * (a pg pool of 10, as each worker process has) and page slots, so no lane waits for a connection.
@@ -39,6 +41,10 @@ export interface LaneRequest {
   runMs: number;
   /** Pages in the fixture site: links point below this. */
   sitePages: number;
+  /** What each page links to (see the top of this file). */
+  links: 'tree' | 'steady';
+  /** URLs queued per crawl at the start (`steady`: page i links to page i + seeded). */
+  seeded: number;
 }
 
 export interface LaneReport {
@@ -61,16 +67,23 @@ function siteLinks(origin: string, i: number, n: number): string[] {
   return [...out.map(path), 'https://example.org/partner'];
 }
 
+/** One page not seen yet (page i + seeded is first linked from page i), four already admitted (ids ≤ i), one off the site. */
+function steadyLinks(origin: string, i: number, seeded: number): string[] {
+  const path = (j: number) => `${origin}/site/${j === 0 ? '' : `page-${j}`}`;
+  const known = [Math.max(0, i - 1), Math.floor(i / 2), (i * 7 + 13) % (i + 1), (i * 31 + 13) % (i + 1)];
+  return [path(i + seeded), ...known.map(path), 'https://example.org/partner'];
+}
+
 const MARKDOWN = `# A page\n\n${'Words of a small page, as a crawl would store them. '.repeat(10)}\n`;
 
-function noOpPipeline(sitePages: number, counter: { pages: number }): RunPage {
+function noOpPipeline(request: LaneRequest, counter: { pages: number }): RunPage {
   return async (job) => {
     counter.pages++;
     const url = new URL(job.url);
     const i = Number(/page-(\d+)$/.exec(url.pathname)?.[1] ?? 0);
     return {
       document: { url: job.url, urlKey: urlKey(url), markdown: MARKDOWN, metadata: { title: `Page ${i}`, sourceURL: job.sourceURL, url: job.url, statusCode: 200 }, statusCode: 200 },
-      links: siteLinks(url.origin, i, sitePages),
+      links: request.links === 'steady' ? steadyLinks(url.origin, i, request.seeded) : siteLinks(url.origin, i, request.sitePages),
     };
   };
 }
@@ -80,7 +93,7 @@ async function main(request: LaneRequest): Promise<LaneReport> {
   const config = loadConfig('worker', { env: { ...env, WORKER_CONCURRENCY: String(request.lanesPerWorker * request.width) } });
   const log = createLogger({ name: 'bench-frontier', level: 'warn' });
   const counter = { pages: 0 };
-  const runPage = noOpPipeline(request.sitePages, counter);
+  const runPage = noOpPipeline(request, counter);
   const workers: Array<ReturnType<typeof laneActivities>> = [];
   const prismas = [];
   for (let i = 0; i < request.lanes.length; i += request.lanesPerWorker) {

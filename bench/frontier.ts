@@ -5,12 +5,17 @@
  * throwaway PostgreSQL started here (fsync off like the tests unless `--pg-fsync`). No Temporal.
  *
  *   npm run bench:frontier [-- --lanes 1,2,4,8,16,32,64 --modes one,spread --warmup 2 --seconds 6
- *                              --crawl-lanes 4 --lanes-per-worker 8 --drivers 1 --width 8 --pg-fsync --statements --lanes-profile DIR]
+ *                              --crawl-lanes 4 --lanes-per-worker 8 --drivers 1 --width 8 --links tree,steady
+ *                              --pg-fsync --statements --lanes-profile DIR]
  *
  * Modes: `one`: every lane on one crawl (every batch store takes that crawl's row lock);
  * `spread`: lanes spread over crawls of `--crawl-lanes` lanes each (4: the default crawl's shape,
  * maxConcurrency 32 in lanes of 8), each crawl of its own account; `spread-one-account`: the same
  * crawls, all of one account (every store also updates that account's usage row for the day).
+ *
+ * Links (bench/frontier-lanes.ts): `tree`, a crawl spreading out (each page brings 3.4 URLs the crawl
+ * has not seen, so admission weighs 3.4 times what it weighs over a whole crawl); `steady`, a crawl's
+ * average over its life (one new URL per page: every URL admitted once and fetched once). Both by default.
  *
  * Each row starts from empty tables: crawls whose frontier holds enough queued URLs for the whole
  * row (so lanes never run dry), lanes started, `--warmup` seconds unmeasured, then `--seconds`
@@ -46,6 +51,8 @@ import { lockSamples, printStatements, resetStatements, startWithStatements, top
 
 const MODES = ['one', 'spread', 'spread-one-account'] as const;
 type Mode = (typeof MODES)[number];
+const LINKS = ['tree', 'steady'] as const;
+type Links = (typeof LINKS)[number];
 
 const { values: args } = parseArgs({
   options: {
@@ -59,6 +66,7 @@ const { values: args } = parseArgs({
     drivers: { type: 'string', default: '1' },
     /** Pages a lane holds (and stores per batch at most); crawls use at most LANE_WIDTH (8). */
     width: { type: 'string', default: String(LANE_WIDTH) },
+    links: { type: 'string', default: 'tree,steady' },
     'pg-fsync': { type: 'boolean', default: false },
     /** Load pg_stat_statements and print, per row, the statements that took PostgreSQL's time. */
     statements: { type: 'boolean', default: false },
@@ -78,6 +86,8 @@ for (const [name, v] of [['width', WIDTH], ['warmup', WARMUP_MS], ['seconds', ME
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
 }
 for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes: ${m} is not one of ${MODES.join(', ')}`);
+const linkShapes = args.links.split(',') as Links[];
+for (const l of linkShapes) if (!LINKS.includes(l)) throw new Error(`--links: ${l} is not one of ${LINKS.join(', ')}`);
 
 const ORIGIN = 'http://frontier.bench.test';
 /** URLs queued per crawl before its lanes start: the lanes' first claims, and links found on them land below this. */
@@ -86,6 +96,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Row {
   mode: Mode;
+  links: Links;
   lanes: number;
   crawls: number;
   load1: number;
@@ -165,18 +176,19 @@ function startDriver(request: LaneRequest): { pid: number; started: Promise<void
   return { pid: child.pid!, started: startedP, done };
 }
 
-async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string, mode: Mode, lanes: number, keys: { own: string[]; shared: string[] }): Promise<Row> {
+async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string, mode: Mode, links: Links, lanes: number, keys: { own: string[]; shared: string[] }): Promise<Row> {
   await prisma.$executeRawUnsafe('TRUNCATE job, job_url, document, usage_day, usage_key_day CASCADE');
   await prisma.$executeRawUnsafe('VACUUM ANALYZE');
   const crawlCount = mode === 'one' ? 1 : Math.ceil(lanes / CRAWL_LANES);
   const lanesPerCrawl = Math.ceil(lanes / crawlCount);
-  const ids = await createCrawls(prisma, crawlCount, Math.min(MAX_CRAWL_LIMIT, SEEDED_PER_LANE * lanesPerCrawl), mode === 'spread' ? keys.own : keys.shared);
+  const seeded = Math.min(MAX_CRAWL_LIMIT, SEEDED_PER_LANE * lanesPerCrawl);
+  const ids = await createCrawls(prisma, crawlCount, seeded, mode === 'spread' ? keys.own : keys.shared);
   const laneList = Array.from({ length: lanes }, (_, i) => ({ crawlId: ids[i % crawlCount], token: `bench:${i}:${randomUUID()}` }));
   const runMs = WARMUP_MS + MEASURE_MS + 500;
   const perDriver = Math.ceil(lanes / DRIVERS);
   const drivers: Array<ReturnType<typeof startDriver>> = [];
   for (let d = 0; d * perDriver < lanes; d++) {
-    drivers.push(startDriver({ databaseUrl, lanes: laneList.slice(d * perDriver, (d + 1) * perDriver), lanesPerWorker: LANES_PER_WORKER, width: WIDTH, runMs, sitePages: MAX_CRAWL_LIMIT }));
+    drivers.push(startDriver({ databaseUrl, lanes: laneList.slice(d * perDriver, (d + 1) * perDriver), lanesPerWorker: LANES_PER_WORKER, width: WIDTH, runMs, sitePages: MAX_CRAWL_LIMIT, links, seeded }));
   }
   await Promise.all(drivers.map((d) => d.started));
   const load1 = loadavg()[0];
@@ -214,6 +226,7 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   const active = [...waits.byEvent.values()].reduce((a, b) => a + b, 0);
   return {
     mode,
+    links,
     lanes,
     crawls: crawlCount,
     load1,
@@ -240,6 +253,7 @@ function printRow(r: Row): void {
   console.log(
     [
       pad(r.mode, 18),
+      pad(r.links, 6),
       pad(r.lanes, 5),
       pad(r.crawls, 6),
       pad(r.claimsPerSec.toFixed(0), 8),
@@ -270,7 +284,7 @@ function verdict(rows: Row[]): string {
     `lock waits ${best.lockWaitMsPerPage.toFixed(3)} ms per page`,
   ];
   const pgBound = 1000 / best.pgCpuPerPage;
-  return `${best.mode}: peak ${best.storesPerSec.toFixed(0)} stores/s at ${best.lanes} lanes: ${why.join('; ')}. PostgreSQL alone, one core per ${best.pgCpuPerPage.toFixed(3)} ms a page: ~${pgBound.toFixed(0)} pages/s per core it gets.`;
+  return `${best.mode}, ${best.links} links: peak ${best.storesPerSec.toFixed(0)} stores/s at ${best.lanes} lanes: ${why.join('; ')}. PostgreSQL alone, one core per ${best.pgCpuPerPage.toFixed(3)} ms a page: ~${pgBound.toFixed(0)} pages/s per core it gets.`;
 }
 
 installSignalCleanup();
@@ -298,17 +312,19 @@ try {
   console.log(`frontier ceiling: no-op pages, lanes of ${WIDTH}, ${LANES_PER_WORKER} lanes per simulated worker (pool of 10 each), ${DRIVERS} lane process(es); ${WARMUP_MS / 1000} s warm-up + ${MEASURE_MS / 1000} s measured per row`);
   console.log(`PostgreSQL 15, fsync ${args['pg-fsync'] ? 'on (synchronous commit)' : 'off (throwaway, as the tests)'}; ${availableParallelism()} cores (${cpuModel}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
   console.log(`cores: PostgreSQL/lanes/other work on the machine; lock: ms of lock wait per page (sampled); active: mean active backends; load: 1-min load average at row start\n`);
-  console.log(`${pad('mode', 18)} ${pad('lanes', 5)} ${pad('crawls', 6)} ${pad('claims/s', 8)} ${pad('stores/s', 8)} ${pad('pg ms/p', 8)} ${pad('lane ms', 8)} ${pad('cores pg/ln/oth', 15)} ${pad('xact/p', 7)} ${pad('WAL B/p', 7)} ${pad('lock ms', 8)} ${pad('active', 6)} ${pad('load', 5)}  top waits (backend-samples)`);
+  console.log(`${pad('mode', 18)} ${pad('links', 6)} ${pad('lanes', 5)} ${pad('crawls', 6)} ${pad('claims/s', 8)} ${pad('stores/s', 8)} ${pad('pg ms/p', 8)} ${pad('lane ms', 8)} ${pad('cores pg/ln/oth', 15)} ${pad('xact/p', 7)} ${pad('WAL B/p', 7)} ${pad('lock ms', 8)} ${pad('active', 6)} ${pad('load', 5)}  top waits (backend-samples)`);
   const all: Row[] = [];
-  for (const mode of modes) {
-    for (const lanes of LANES) {
-      const row = await runRow(prisma, watch, pgHandle.url, mode, lanes, { own, shared });
-      printRow(row);
-      all.push(row);
+  for (const links of linkShapes) {
+    for (const mode of modes) {
+      for (const lanes of LANES) {
+        const row = await runRow(prisma, watch, pgHandle.url, mode, links, lanes, { own, shared });
+        printRow(row);
+        all.push(row);
+      }
     }
   }
   console.log('\nwhere it stops scaling:');
-  for (const mode of modes) console.log(`  ${verdict(all.filter((r) => r.mode === mode))}`);
+  for (const links of linkShapes) for (const mode of modes) console.log(`  ${verdict(all.filter((r) => r.mode === mode && r.links === links))}`);
   await watch.close();
   await prisma.$disconnect();
 } catch (err) {
