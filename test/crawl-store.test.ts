@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { storeBatch, type PageOutcome } from '../activities/crawl/store.js';
 import { KnownUrls } from '../activities/crawl/known-urls.js';
-import { claimBatch, requeueClaimed, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
+import { claimBatch, claimFor, requeueClaimed, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
 import { createJobRow } from '../jobs/rows.js';
 import { createPrisma } from '../prisma/client.js';
 
@@ -181,6 +181,20 @@ describe('crawl batch store', () => {
     expect(await claim(3, ids[9])).toEqual([]);
     const claimed = await prisma.jobUrl.findMany({ where: { jobId: crawl.id }, orderBy: { id: 'asc' } });
     expect(claimed.map((u) => [u.status, u.claimedBy, u.attempts])).toEqual(paths.map((_, i) => ['claimed', 'lane-run-1', i === 1 ? 2 : 1]));
+  });
+
+  it('claims for several lane runs at once: URLs in id order, one per owner token, each recorded under its token', async () => {
+    const paths = Array.from({ length: 6 }, (_, i) => `/o${i}`);
+    const crawl = await crawlWith(paths, 100, 'queued');
+    const ids = paths.map((p) => row(crawl, p).id);
+    const got = await claimFor(prisma, crawl.id, ['run-a', 'run-a', 'run-b', 'run-c', 'run-c'], 0n);
+    expect(got.map((u) => [ids.indexOf(u.id), u.owner, u.attempts])).toEqual([[0, 'run-a', 1], [1, 'run-a', 1], [2, 'run-b', 1], [3, 'run-c', 1], [4, 'run-c', 1]]);
+    // One URL left for three owners: the first token gets it; the others get nothing.
+    const rest = await claimFor(prisma, crawl.id, ['run-d', 'run-e', 'run-e'], ids[4]);
+    expect(rest.map((u) => [ids.indexOf(u.id), u.owner])).toEqual([[5, 'run-d']]);
+    const frontier = await prisma.jobUrl.findMany({ where: { jobId: crawl.id }, orderBy: { id: 'asc' } });
+    expect(frontier.map((u) => [u.status, u.claimedBy])).toEqual([['claimed', 'run-a'], ['claimed', 'run-a'], ['claimed', 'run-b'], ['claimed', 'run-c'], ['claimed', 'run-c'], ['claimed', 'run-d']]);
+    expect(await claimFor(prisma, crawl.id, [], 0n)).toEqual([]);
   });
 
   it('claims from the head start at the queue floor: raised to the head found, lowered by every requeue', async () => {

@@ -60,8 +60,8 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  * A lane claims up to `max` queued URLs, oldest first: only while the crawl is running and not
  * paused (`resume_at`), and only URLs whose backoff (`retry_at`) has passed. The claim is recorded
  * under the lane run's token, so a retry of that lane run (another worker, after a crash) takes the
- * same URLs back with `reclaimOwn` instead of leaving them claimed. It is `crawl_claim`
- * (prisma/migrations/20261127030000_claim_floor).
+ * same URLs back with `reclaimOwn` instead of leaving them claimed. It is `crawl_claim_for`
+ * (below), as `crawl_claim` was (prisma/migrations/20261127030000_claim_floor).
  *
  * `after`: the highest URL id this lane run has claimed; the claim looks past it first. Every URL
  * claimed leaves a dead ('queued', id) entry in the (job_id, status, id) index until VACUUM, and a
@@ -82,9 +82,21 @@ const toClaimed = (r: ClaimedRow): ClaimedUrl => ({ id: r.id, url: r.url, urlKey
  * function's planner settings keep a bitmap scan and sort out (bench:frontier, bench:scale-out --statements).
  */
 export async function claimBatch(prisma: PrismaClient, crawlId: string, token: string, max: number, after = 0n): Promise<ClaimedUrl[]> {
-  const rows = await rawRows<Omit<ClaimedRow, 'id'> & { id: string }>(prisma, Prisma.sql`
-    SELECT id, url, url_key, depth, discovery_depth, attempts, throttles FROM crawl_claim(${crawlId}, ${token}, ${max}::int, ${after}::bigint)`, { prepared: true });
-  return rows.map((r) => toClaimed({ ...r, id: BigInt(r.id) })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return (await claimFor(prisma, crawlId, Array<string>(max).fill(token), after)).map(({ owner: _, ...url }) => url);
+}
+
+/** A claimed URL and the lane run it was claimed for. */
+export type OwnedUrl = ClaimedUrl & { owner: string };
+
+/**
+ * `claimBatch` for several lane runs at once (activities/crawl/group-commit.ts): one URL for each
+ * token of `owners` at most, handed out in id order, each recorded under its token. It is
+ * `crawl_claim_for` (prisma/migrations/20261128020000_claim_for_lanes).
+ */
+export async function claimFor(prisma: PrismaClient, crawlId: string, owners: string[], after = 0n): Promise<OwnedUrl[]> {
+  const rows = await rawRows<Omit<ClaimedRow, 'id'> & { id: string; claimed_by: string }>(prisma, Prisma.sql`
+    SELECT id, url, url_key, depth, discovery_depth, attempts, throttles, claimed_by FROM crawl_claim_for(${crawlId}, ${owners}::text[], ${after}::bigint)`, { prepared: true });
+  return rows.map((r) => ({ ...toClaimed({ ...r, id: BigInt(r.id) }), owner: r.claimed_by })).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 /** URLs an earlier attempt of this lane run claimed and did not finish (its worker died): this attempt does them first. */

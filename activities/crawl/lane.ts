@@ -14,10 +14,10 @@
 import { Context } from '@temporalio/activity';
 import type { LaneInput, LaneResult } from '../../core/job-contracts.js';
 import type { ActivityDeps } from '../deps.js';
-import { claimBatch, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
+import { claimFor, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
 import { loadCrawlPages, type CrawlPages } from './page-work.js';
 import { storeBatch, type PageOutcome } from './store.js';
-import { groupedStores } from './store-queue.js';
+import { groupedClaims, groupedStores } from './group-commit.js';
 import { KnownUrls } from './known-urls.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
 import { creditCheck } from '../../core/billing-settings.js';
@@ -33,9 +33,10 @@ const HEARTBEAT_MS = 1_000;
 
 export function laneActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
-  // The lanes of one crawl on this worker store together while a store of theirs runs (store-queue.ts).
+  // The lanes of one crawl on this worker store, and claim, together while a store (claim) of theirs runs (group-commit.ts).
   const known = new KnownUrls();
   const store = groupedStores((crawlId, outcomes) => storeBatch(prisma, crawlId, outcomes, config.CRAWL_TTL_SECONDS, creditCheck(config), known));
+  const claim = groupedClaims((crawlId, owners, after) => claimFor(prisma, crawlId, owners, after));
 
   async function counters(crawlId: string): Promise<Pick<LaneResult, 'completed' | 'failed' | 'total'>> {
     const c = await prisma.job.findUnique({ where: { id: crawlId }, select: { completed: true, failed: true, total: true } });
@@ -109,7 +110,7 @@ export function laneActivities(deps: ActivityDeps) {
         inFlight.add(running);
       };
 
-      /** The highest URL id this lane run claimed: its next claim looks past it first (claimBatch). */
+      /** The highest URL id this lane run claimed: its next claim looks past it first (claimFor). */
       let claimedUpTo = 0n;
       try {
         for (const row of await reclaimOwn(prisma, crawlId, token)) start(row);
@@ -117,7 +118,7 @@ export function laneActivities(deps: ActivityDeps) {
           // Past its time, or its worker is shutting down: stop claiming, finish what it holds, return.
           const timeUp = Date.now() - started >= input.maxMs || deps.stopping.aborted;
           if (!timeUp && inFlight.size <= Math.floor(lane.width / 2)) {
-            const rows = await claimBatch(prisma, crawlId, token, lane.width - inFlight.size, claimedUpTo);
+            const rows = await claim(crawlId, { token, max: lane.width - inFlight.size, after: claimedUpTo });
             for (const row of rows) {
               if (row.id > claimedUpTo) claimedUpTo = row.id;
               start(row);

@@ -1,6 +1,6 @@
 /**
  * Where a lane's finished pages land: ONE statement per batch (the batches of a crawl's lanes on one
- * worker that finish while a store runs go together: store-queue.ts), the call of
+ * worker that finish while a store runs go together: group-commit.ts), the call of
  * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function; its current text is the
  * last migration that replaces it, 20261128010000_store_links_admitted). Holding the crawl row
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchResult, PageOutcome } from './store.js';
-import { groupedStores } from './store-queue.js';
+import type { OwnedUrl } from './frontier.js';
+import { groupedClaims, groupedStores } from './group-commit.js';
 
 /** A stored page's outcome for URL id `id` (only the row's id matters to the queue). */
 const page = (id: number): PageOutcome => ({
@@ -101,5 +102,65 @@ describe('groupedStores', () => {
     expect(calls.map((c) => c.ids)).toEqual([[1], [2, 3, 4], [2], [3, 4]]);
     await finishNext();
     expect(await badSettled).toBe('page 3 refused');
+  });
+});
+
+describe('groupedClaims', () => {
+  /** A claim of ids from 1 up, past `after`, that records each call and finishes only when told. */
+  function heldClaims(available: number) {
+    const calls: { crawlId: string; owners: string[]; after: bigint }[] = [];
+    const release: Array<() => void> = [];
+    let next = 1;
+    const claim = (crawlId: string, owners: string[], after: bigint) => {
+      calls.push({ crawlId, owners, after });
+      return new Promise<OwnedUrl[]>((resolve) => {
+        release.push(() => {
+          const out: OwnedUrl[] = [];
+          for (const owner of owners) if (next <= available) out.push({ ...page(next++).row, owner });
+          resolve(out);
+        });
+      });
+    };
+    const finishNext = async () => {
+      release.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { claim, calls, finishNext };
+  }
+  const urlIds = (urls: { id: bigint }[]) => urls.map((u) => Number(u.id));
+
+  it('claims at once when no claim of the crawl runs, and together for the lanes that ask meanwhile', async () => {
+    const { claim, calls, finishNext } = heldClaims(100);
+    const grouped = groupedClaims(claim);
+    const a = grouped('c1', { token: 'a', max: 2, after: 0n });
+    const b = grouped('c1', { token: 'b', max: 3, after: 40n });
+    const c = grouped('c1', { token: 'c', max: 1, after: 70n });
+    const other = grouped('c2', { token: 'd', max: 1, after: 5n });
+    expect(calls).toEqual([{ crawlId: 'c1', owners: ['a', 'a'], after: 0n }, { crawlId: 'c2', owners: ['d'], after: 5n }]);
+    await finishNext();
+    expect(urlIds(await a)).toEqual([1, 2]);
+    // The lanes that asked while it ran claim together, past the furthest lane's last claim.
+    expect(calls[2]).toEqual({ crawlId: 'c1', owners: ['b', 'b', 'b', 'c'], after: 70n });
+    await finishNext();
+    expect(urlIds(await other)).toEqual([3]);
+    await finishNext();
+    const [gotB, gotC] = await Promise.all([b, c]);
+    expect(urlIds(gotB)).toEqual([4, 5, 6]);
+    expect(urlIds(gotC)).toEqual([7]);
+    expect(gotB[0]).not.toHaveProperty('owner');
+  });
+
+  it('claims from the head when any lane in the group does, and shares out what a short queue has', async () => {
+    const { claim, calls, finishNext } = heldClaims(3);
+    const grouped = groupedClaims(claim);
+    const first = grouped('c1', { token: 'a', max: 1, after: 9n });
+    const b = grouped('c1', { token: 'b', max: 2, after: 30n });
+    const c = grouped('c1', { token: 'c', max: 2, after: 0n });
+    await finishNext();
+    expect(urlIds(await first)).toEqual([1]);
+    expect(calls[1]).toEqual({ crawlId: 'c1', owners: ['b', 'b', 'c', 'c'], after: 0n });
+    await finishNext();
+    expect(urlIds(await b)).toEqual([2, 3]);
+    expect(await c).toEqual([]);
   });
 });
