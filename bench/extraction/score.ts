@@ -122,14 +122,16 @@ export function snippetTotals(counts: readonly SnippetCounts[]): Totals {
 }
 
 /**
- * Plain text of our markdown, for scoring beside extractors that return plain text: link and image
- * targets, emphasis and heading marks, list bullets, table pipes, fences and backslash escapes go;
- * the words stay. (Link targets are words to the shingle tokenizer: `https example com ...`.)
+ * Plain text of our markdown, for scoring beside extractors that return plain text: link targets,
+ * emphasis and heading marks, list bullets, table pipes, fences and backslash escapes go; the words
+ * stay (link targets would be words to the shingle tokenizer: `https example com ...`). An image
+ * goes whole, alt text too, as in the `textContent` the other extractors' text is read from: it is
+ * not text a reader sees, and the datasets' hand-made texts mostly leave it out.
  */
 export function markdownText(markdown: string): string {
   return markdown
     // An escaped bracket (`\[1\]`) is text, not the start of a link or image.
-    .replace(/(?<!\\)!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(?<!\\)!\[([^\]]*)\]\([^)]*\)/g, '')
     .replace(/(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
     .replace(/^```.*$/gm, '')
     // Inline code: the backticks go, the code stays.
