@@ -2,7 +2,7 @@
  * Where a lane's finished pages land: ONE statement per batch (the batches of a crawl's lanes on one
  * worker that finish while a store runs go together: group-commit.ts), the call of
  * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function; its current text is the
- * last migration that replaces it, 20261128010000_store_links_admitted). Holding the crawl row
+ * last migration that replaces it, 20261128040000_store_skip_empty_settlements). Holding the crawl row
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new
  * links within the exact `limit`, counts skips, updates the counters and settles each URL: done,
  * failed (with its error) or back to the queue with a backoff (lowering the crawl's queue floor). A
