@@ -131,7 +131,7 @@ export function snippetTotals(counts: readonly SnippetCounts[]): Totals {
 export function markdownText(markdown: string): string {
   return markdown
     // An escaped bracket (`\[1\]`) is text, not the start of a link or image.
-    .replace(/(?<!\\)!\[([^\]]*)\]\([^)]*\)/g, '')
+    .replace(/(?<!\\)!\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
     .replace(/^```.*$/gm, '')
     // Inline code: the backticks go, the code stays.
