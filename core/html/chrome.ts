@@ -197,17 +197,65 @@ function isEmptiedByGuesses(root: Element, chrome: ReadonlySet<Element>, guessed
 
 /** Text outside the comment blocks under which a page is a thread (a forum, a Q&A), not an article. */
 const THREAD_OUTSIDE_TEXT = 500;
+/** Paragraph points (`Stats.mass`) outside the comment blocks under which a page is a thread: less prose than a short article. */
+const THREAD_OUTSIDE_PROSE = 25;
+/** Paragraph points of a comment block that reads as a post (a few sentences). */
+const POST_PROSE = 3;
 
 /**
  * A page whose text is all in blocks named as comments is a thread: there the comments are the
- * content (a forum's posts, `ipsComment_content`). An article keeps its body outside them.
+ * content (a forum's posts, `ipsComment_content`, `comment-123_wrap`). An article keeps its body
+ * outside them. Forums also carry text of their own around the posts (the thread's facts, top
+ * posters, the board's rules), so a page is a thread too when its prose outside the comment blocks
+ * is under a short article's, the comment blocks are several posts, one of them holds more prose
+ * than all that, and the first post holds more than what comes before it: a forum opens with its
+ * first post under the title, an article with comments opens with the article.
  */
 function isThread(root: Element, chrome: ReadonlySet<Element>, comments: readonly Element[]): boolean {
-  if (visibleTextLength(root, chrome, THREAD_OUTSIDE_TEXT) >= THREAD_OUTSIDE_TEXT) return false;
   let inside = 0;
   for (const el of comments) {
     inside += visibleTextLength(el, undefined, THREAD_OUTSIDE_TEXT);
-    if (inside >= THREAD_OUTSIDE_TEXT) return true;
+    if (inside >= THREAD_OUTSIDE_TEXT) break;
   }
-  return false;
+  if (inside < THREAD_OUTSIDE_TEXT) return false;
+  if (visibleTextLength(root, chrome, THREAD_OUTSIDE_TEXT) < THREAD_OUTSIDE_TEXT) return true;
+  const stats = measure(root);
+  const mass = (el: Element) => stats.get(el)?.mass ?? 0;
+  let outside = mass(root);
+  for (const el of chrome) outside -= mass(el);
+  if (outside >= THREAD_OUTSIDE_PROSE) return false;
+  const posts = comments.filter((el) => mass(el) >= POST_PROSE);
+  if (posts.length < 2 || !posts.some((el) => mass(el) > outside)) return false;
+  return mass(posts[0]!) > proseBefore(root, posts[0]!, chrome, stats);
+}
+
+/** Paragraph points of the prose outside `skip` that precedes `first` in document order. */
+function proseBefore(root: Element, first: Element, skip: ReadonlySet<Element>, stats: StatsMap): number {
+  let sum = 0;
+  let reached = false;
+  walkElements(root, (el) => {
+    if (reached || skip.has(el)) return false;
+    if (el === first) {
+      reached = true;
+      return false;
+    }
+    if (!el.contains(first)) sum += ownMass(el, stats);
+  });
+  return sum;
+}
+
+/** The paragraph points of an element's own text: its mass less that of the blocks inside it. */
+function ownMass(el: Element, stats: StatsMap): number {
+  const s = stats.get(el);
+  if (!s) return 0;
+  let own = s.mass;
+  const subtract = (parent: Element): void => {
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+      const cs = stats.get(c);
+      if (cs) own -= cs.mass;
+      else subtract(c);
+    }
+  };
+  subtract(el);
+  return own;
 }

@@ -176,6 +176,28 @@ describe('onlyMainContent', () => {
     expect(story).not.toContain('Reply 1');
   });
 
+
+  it('keeps the posts of a thread with the board\'s own text around them, and a short article stays an article under long comments', async () => {
+    const reply = (n: number) => `<p>Reply ${n}: I switched back to the old theme, because the new one, with its tiny fonts, pale grey text and endless white space, hides the replies, the quotes and the dates.</p>`;
+    const post = (n: number) => `<div id="comment-${n}_wrap" class="post-entry"><a href="/u/${n}">user${n}</a>${reply(n)}${reply(n + 10)}</div>`;
+    // The thread's facts, top posters and the board's rules: over 500 characters, little prose.
+    const facts = `<ul class="topic-facts">${['Replies 154', 'Views 26.2k', 'Created 1 yr', 'Last reply Sep 26'].map((f) => `<li>${f}</li>`).join('')}</ul>`;
+    const posters = `<h4>Top posters in this topic</h4><ul>${Array.from({ length: 20 }, (_, i) => `<li><a href="/u/${i}">A regular poster number ${i}</a> 56 posts</li>`).join('')}</ul>`;
+    const rules = `<div class="board-info"><h2>Important information</h2><p><a href="/terms">Terms of use</a> | <a href="/privacy">Privacy policy</a> | <a href="/rules">Guidelines</a></p></div>`;
+    const thread = `<h1>AI discussion</h1>${facts}${posters}<div class="topic">${[1, 2, 3, 4].map(post).join('')}</div>${rules}`;
+    const markdown = await mainMarkdown(thread);
+    for (const n of [1, 4, 14]) expect(markdown).toContain(`Reply ${n}: I switched back`);
+    // The same posts under a short article that opens the page: the article is the content.
+    // Over 500 characters whose three paragraphs hold more prose than the first post, less than the longest one.
+    const long = `<div id="comment-5_wrap" class="post-entry">${[5, 15, 25, 35].map(reply).join('')}</div>`;
+    const story = `<h1>The new theme is out</h1><p>Our forum has a new theme today, with larger pictures, wider columns, and a darker header, as many of you asked, over the years.</p>
+      <p>It took us a year, three designers, and a great many of your messages, most of them kind, some of them less so, to get here.</p>
+      <ul>${['Larger pictures in every post', 'Wider columns on big screens', 'A darker header', 'Quotes that fold', 'Dates on every reply', 'Bigger buttons', 'A search box that remembers', 'Threads you follow, in bold', 'Fewer emails', 'Avatars in the margin', 'Polls in any thread'].map((c) => `<li>${c}</li>`).join('')}</ul>
+      <p>Tell us what you think below, in the comments, and we will read every one, the kind ones, the angry ones, and the long ones.</p>${[1, 2].map(post).join('')}${long}`;
+    const article = await mainMarkdown(story);
+    expect(article).toContain('Tell us what you think below');
+    expect(article).not.toContain('Reply 1: I switched back');
+  });
   it('ends the article at a heading that opens other stories (a "Trending stories" line and what follows it)', async () => {
     const body = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i} of the review, long enough to read as prose, with commas, clauses, and a verdict at the end.</p>`).join('');
     const teaser = (n: number) => `<div class="card"><a href="/s${n}"><h3>Story ${n}: the cheapest places to fly to this winter</h3></a><p>A standfirst for story ${n}, a sentence of its own.</p></div>`;
