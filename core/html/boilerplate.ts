@@ -180,6 +180,19 @@ function insideContentSection(el: Element): boolean {
   return false;
 }
 
+/** Class/id words of the parts of accordions and collapsible sections a reader opens. */
+const FOLDED_WORDS = new Set(['accordion', 'collapse', 'collapsible']);
+
+/**
+ * A closed accordion section or a tab panel not shown yet: its text is the page's, one click away
+ * (a product's details, a service's steps, an FAQ's answers), not hidden for good. Hidden from
+ * screen readers too (`aria-hidden`) it is decoration, and goes.
+ */
+function isFoldedPanel(el: Element, role: string | undefined): boolean {
+  if (el.getAttribute('aria-hidden') === 'true') return false;
+  return role === 'tabpanel' || classIdParts(el).some((p) => FOLDED_WORDS.has(p));
+}
+
 export function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
@@ -233,7 +246,7 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (!el.hasAttributes()) return undefined;
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
-  if (isHidden(el)) return 'hidden';
+  if (isHidden(el) && !isFoldedPanel(el, role)) return 'hidden';
   // Marked to stay out of search snippets: bylines, bios, disclaimers, boxes of other posts.
   if (el.hasAttribute('data-nosnippet')) return 'words';
   const parts = classIdParts(el);
