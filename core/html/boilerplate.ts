@@ -185,11 +185,10 @@ const FOLDED_WORDS = new Set(['accordion', 'collapse', 'collapsible']);
 
 /**
  * A closed accordion section or a tab panel not shown yet: its text is the page's, one click away
- * (a product's details, a service's steps, an FAQ's answers), not hidden for good. Hidden from
- * screen readers too (`aria-hidden`) it is decoration, and goes.
+ * (a product's details, a service's steps, an FAQ's answers), not hidden for good, whether the
+ * markup hides it with `hidden`, a style, a class or `aria-hidden` (closed accordions say that too).
  */
 function isFoldedPanel(el: Element, role: string | undefined): boolean {
-  if (el.getAttribute('aria-hidden') === 'true') return false;
   return role === 'tabpanel' || classIdParts(el).some((p) => FOLDED_WORDS.has(p));
 }
 

@@ -54,16 +54,18 @@ describe('onlyMainContent', () => {
     expect(await mainMarkdown(html)).toBe('Keep\n\nNot an ad');
   });
 
-  it('keeps closed accordion sections and tab panels not shown yet, but not when they are hidden from screen readers too', async () => {
+  it('keeps closed accordion sections and tab panels not shown yet, whatever hides them, and drops other hidden blocks', async () => {
     const description = Array.from({ length: 3 }, (_, i) => `<p>Part ${i} of the description: a solid oak desk, made by hand, oiled twice, and sized for a small room.</p>`).join('');
     const html = `<main><h1>Oak desk</h1>${description}
       <div class="accordion"><button>Details</button><div class="accordion__content" style="display: none"><p>Oiled oak, 120 by 60 cm, two drawers.</p></div></div>
       <div role="tablist"><button role="tab">Care</button></div><div role="tabpanel" hidden><p>Wipe with a dry cloth.</p></div>
-      <div class="collapse" aria-hidden="true"><p>A decorative copy.</p></div><div hidden><p>Hidden for good.</p></div></main>`;
+      <div class="cdr-accordion__content_15-1-0" aria-hidden="true"><p>Ships flat, in one box.</p></div><div hidden><p>Hidden for good.</p></div>
+      <div aria-hidden="true"><p>A decorative copy.</p></div></main>`;
     const markdown = await mainMarkdown(html);
     expect(markdown).toContain('Part 2 of the description');
     expect(markdown).toContain('Oiled oak, 120 by 60 cm, two drawers.');
     expect(markdown).toContain('Wipe with a dry cloth.');
+    expect(markdown).toContain('Ships flat, in one box.');
     expect(markdown).not.toContain('A decorative copy');
     expect(markdown).not.toContain('Hidden for good');
   });
