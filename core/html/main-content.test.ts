@@ -192,7 +192,6 @@ describe('onlyMainContent', () => {
     expect(story).not.toContain('Reply 1');
   });
 
-
   it('keeps the posts of a thread with the board\'s own text around them, and a short article stays an article under long comments', async () => {
     const reply = (n: number) => `<p>Reply ${n}: I switched back to the old theme, because the new one, with its tiny fonts, pale grey text and endless white space, hides the replies, the quotes and the dates.</p>`;
     const post = (n: number) => `<div id="comment-${n}_wrap" class="post-entry"><a href="/u/${n}">user${n}</a>${reply(n)}${reply(n + 10)}</div>`;
@@ -214,6 +213,7 @@ describe('onlyMainContent', () => {
     expect(article).toContain('Tell us what you think below');
     expect(article).not.toContain('Reply 1: I switched back');
   });
+
   it('ends the article at a heading that opens other stories (a "Trending stories" line and what follows it)', async () => {
     const body = Array.from({ length: 8 }, (_, i) => `<p>Paragraph ${i} of the review, long enough to read as prose, with commas, clauses, and a verdict at the end.</p>`).join('');
     const teaser = (n: number) => `<div class="card"><a href="/s${n}"><h3>Story ${n}: the cheapest places to fly to this winter</h3></a><p>A standfirst for story ${n}, a sentence of its own.</p></div>`;
