@@ -27,6 +27,12 @@ import { lanesRunning } from '../../telemetry/metrics.js';
 export const LANE_MAX_SLEEP_MS = 2_000;
 /** Finished pages are stored once this many wait, or the oldest has waited FLUSH_MS, or nothing else is in flight. */
 const FLUSH_MS = 100;
+/**
+ * A lane's finished pages not yet stored, at most, in lane widths: while a store runs the lane goes on
+ * fetching, so the next store takes what finished meanwhile (the slower PostgreSQL answers, the larger
+ * its batches: bench:frontier).
+ */
+const UNSTORED_WIDTHS = 4;
 /** An idle lane (others still in flight) looks at the frontier again this often, or sooner when a lane on its worker admits links. */
 const IDLE_POLL_MS = 250;
 const HEARTBEAT_MS = 1_000;
@@ -78,7 +84,10 @@ export function laneActivities(deps: ActivityDeps) {
       const heartbeat = setInterval(() => ctx.heartbeat({ stored }), HEARTBEAT_MS);
       lanesRunning.inc();
 
-      const flush = async () => {
+      /** The store running, if any: the lane goes on fetching while it runs, and what finishes meanwhile goes in the next one. */
+      let storing: Promise<void> | undefined;
+      let storeError: unknown;
+      const storeBuffered = async () => {
         if (!buffer.length) return;
         const batch = buffer;
         buffer = [];
@@ -98,6 +107,19 @@ export function laneActivities(deps: ActivityDeps) {
         if (result.admitted > 0) onCrawlProgress(crawlId);
         await crawl.sendPageEvents(result.stored);
       };
+      /** Starts storing what is buffered, unless a store runs (one at a time: a lane's pages are stored in order). */
+      const flushSoon = () => {
+        if (storing || !buffer.length) return;
+        storing = storeBuffered()
+          .catch((err: unknown) => void (storeError ??= err))
+          .finally(() => (storing = undefined));
+      };
+      /** Everything finished, stored: after the running store, the rest. A failed store fails the lane run. */
+      const flush = async () => {
+        await storing;
+        if (storeError === undefined) await storeBuffered().catch((err: unknown) => void (storeError ??= err));
+        if (storeError !== undefined) throw storeError;
+      };
       const start = (row: ClaimedUrl) => {
         const running: Promise<void> = crawl
           .runRow(row, { signal: cancelled, lane, widest, delayMs: input.delayMs })
@@ -115,9 +137,11 @@ export function laneActivities(deps: ActivityDeps) {
       try {
         for (const row of await reclaimOwn(prisma, crawlId, token)) start(row);
         while (exit === undefined && !cancelled.aborted) {
+          if (storeError !== undefined) throw storeError;
           // Past its time, or its worker is shutting down: stop claiming, finish what it holds, return.
           const timeUp = Date.now() - started >= input.maxMs || deps.stopping.aborted;
-          if (!timeUp && inFlight.size <= Math.floor(lane.width / 2)) {
+          const unstoredMax = UNSTORED_WIDTHS * lane.width;
+          if (!timeUp && inFlight.size <= Math.floor(lane.width / 2) && buffer.length < unstoredMax) {
             const rows = await claim(crawlId, { token, max: lane.width - inFlight.size, after: claimedUpTo });
             for (const row of rows) {
               if (row.id > claimedUpTo) claimedUpTo = row.id;
@@ -146,12 +170,16 @@ export function laneActivities(deps: ActivityDeps) {
             break;
           }
           if (inFlight.size) await Promise.race([...inFlight, delay(FLUSH_MS)]);
-          if (buffer.length && (buffer.length >= Math.ceil(lane.width / 2) || inFlight.size === 0 || Date.now() - bufferSince >= FLUSH_MS)) await flush();
+          // Finished pages waiting for a running store hold claims and memory: at their bound, the lane waits for it.
+          if (storing && buffer.length >= unstoredMax) await storing;
+          if (buffer.length && (buffer.length >= Math.ceil(lane.width / 2) || inFlight.size === 0 || Date.now() - bufferSince >= FLUSH_MS)) flushSoon();
         }
         // Stopped or cancelled: pages in flight end (aborted when cancelled); what they finished is still settled.
         await Promise.allSettled(inFlight);
         await flush();
       } finally {
+        // A lane run that failed leaves no store running behind it (its retry takes back its URLs).
+        await storing;
         clearInterval(heartbeat);
         lanesRunning.dec();
       }

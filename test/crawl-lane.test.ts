@@ -1,0 +1,104 @@
+/**
+ * A page lane (activities/crawl/lane.ts) run as Temporal runs it (MockActivityEnvironment: heartbeats
+ * and cancellation, no server) on the test PostgreSQL, with a page pipeline that does no work: while
+ * its store waits (here, for the crawl's row lock, held by another transaction), the lane goes on
+ * fetching up to its bound of finished pages, and every page is stored once in the end.
+ */
+import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { laneActivities } from '../activities/crawl/lane.js';
+import { activityDeps } from '../activities/deps.js';
+import type { RunPage } from '../activities/pipeline/pipeline.js';
+import { fetchEngine } from '../activities/engines/fetch.js';
+import type { LaneInput, LaneResult } from '../core/job-contracts.js';
+import { createLogger } from '../core/log.js';
+import { ProxyPools } from '../core/proxy-pools.js';
+import { egressPolicyFrom } from '../egress/policy.js';
+import { createJobRow } from '../jobs/rows.js';
+import { createPrisma } from '../prisma/client.js';
+import { convertInline } from '../worker/convert-pool.js';
+import { testConfig } from './helpers/env.js';
+
+const config = testConfig('worker', { WORKER_CONCURRENCY: '8' });
+const prisma = createPrisma(config.DATABASE_URL);
+afterAll(() => prisma.$disconnect());
+
+const ORIGIN = 'http://lane.test';
+const WIDTH = 4;
+
+/** A running crawl whose frontier holds `pages` queued URLs and nothing else to discover. */
+async function crawlOf(pages: number): Promise<string> {
+  const id = randomUUID();
+  await prisma.$transaction((tx) =>
+    createJobRow(tx, { id, kind: 'crawl', seed: new URL(`${ORIGIN}/`), options: { url: `${ORIGIN}/`, limit: pages }, apiKeyId: null, payer: 'crawl-lane-test', ttlSeconds: 3600 }),
+  );
+  await prisma.$executeRaw`
+    INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth)
+    SELECT ${id}, 'lane.test/p' || i, ${ORIGIN} || '/p' || i, 1, 1 FROM generate_series(1, ${pages}) AS i`;
+  await prisma.$executeRaw`UPDATE job SET total = ${pages}, discovery_done = true WHERE id = ${id}`;
+  return id;
+}
+
+/** Pages that cost nothing: a small document, no links. */
+function noOpPages(started: string[]): RunPage {
+  return async (job) => {
+    started.push(job.url);
+    return { document: { url: job.url, urlKey: job.url.replace('http://', ''), markdown: '# page', metadata: { sourceURL: job.url, statusCode: 200 }, statusCode: 200 }, links: [] };
+  };
+}
+
+function lanes(started: string[]) {
+  const log = createLogger({ name: 'crawl-lane-test', level: 'warn' });
+  const engines = { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers: [], proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) };
+  return laneActivities({ ...activityDeps({ config, prisma, log, engines, convert: convertInline }), runPage: noOpPages(started) });
+}
+
+async function settled(read: () => number): Promise<number> {
+  for (let last = -1, since = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
+    const now = read();
+    if (now !== last) [last, since] = [now, Date.now()];
+    else if (Date.now() - since >= 500) return now;
+  }
+}
+
+describe('page lane', () => {
+  it('goes on fetching while its store waits, up to four widths of finished pages, and stores each page once', async () => {
+    const crawlId = await crawlOf(40);
+    const started: string[] = [];
+    const { crawlLane } = lanes(started);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    // Another transaction holds the crawl's row lock: every store of the lane waits for it.
+    const holder = prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM job WHERE id = ${crawlId} FOR UPDATE`;
+        locked();
+        await released;
+      },
+      { timeout: 60_000 },
+    );
+    await lockHeld;
+
+    const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
+    const run = env.run<[LaneInput], LaneResult, typeof crawlLane>(crawlLane, { crawlId, token: `test:${randomUUID()}`, width: WIDTH, delayMs: 0, maxMs: 60_000, taskQueue: '' });
+    // The first batch waits in its store; the lane fetched on until four widths of finished pages waited
+    // besides it (a claim takes at most a width, so it may pass the bound by less than one).
+    const fetchedWhileWaiting = await settled(() => started.length);
+    expect(fetchedWhileWaiting).toBeGreaterThan(4 * WIDTH);
+    expect(fetchedWhileWaiting).toBeLessThan(6 * WIDTH);
+    expect(await prisma.document.count({ where: { jobId: crawlId } })).toBe(0);
+
+    release();
+    await holder;
+    const result = await run;
+    expect(result).toMatchObject({ exit: 'drained', stored: 40, completed: 40, failed: 0, total: 40 });
+    expect(new Set(started).size).toBe(40);
+    expect(started).toHaveLength(40);
+    expect(await prisma.document.count({ where: { jobId: crawlId } })).toBe(40);
+    const open = await prisma.jobUrl.count({ where: { jobId: crawlId, status: { not: 'done' } } });
+    expect(open).toBe(0);
+  });
+});
