@@ -2,7 +2,8 @@
  * A page lane (activities/crawl/lane.ts) run as Temporal runs it (MockActivityEnvironment: heartbeats
  * and cancellation, no server) on the test PostgreSQL, with a page pipeline that does no work: while
  * its store waits (here, for the crawl's row lock, held by another transaction), the lane goes on
- * fetching up to its bound of finished pages, and every page is stored once in the end.
+ * fetching up to its bound of finished pages; while its claims come back full it claims a width ahead,
+ * never running more than its width at once; every page is stored once in the end.
  */
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -40,23 +41,35 @@ async function crawlOf(pages: number): Promise<string> {
   return id;
 }
 
-/** Pages that cost nothing: a small document, no links. */
-function noOpPages(started: string[]): RunPage {
+/** Pages that cost nothing (a small document, no links), each done once `gate` lets it. */
+function noOpPages(started: string[], gate: (url: string) => Promise<void> = async () => undefined): RunPage {
   return async (job) => {
     started.push(job.url);
+    await gate(job.url);
     return { document: { url: job.url, urlKey: job.url.replace('http://', ''), markdown: '# page', metadata: { sourceURL: job.url, statusCode: 200 }, statusCode: 200 }, links: [] };
   };
 }
 
-function lanes(started: string[]) {
+function lanes(runPage: RunPage) {
   const log = createLogger({ name: 'crawl-lane-test', level: 'warn' });
   const engines = { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers: [], proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) };
-  return laneActivities({ ...activityDeps({ config, prisma, log, engines, convert: convertInline }), runPage: noOpPages(started) });
+  return laneActivities({ ...activityDeps({ config, prisma, log, engines, convert: convertInline }), runPage });
 }
 
-async function settled(read: () => number): Promise<number> {
+const runLane = (crawlLane: ReturnType<typeof lanes>['crawlLane'], crawlId: string, token = `test:${randomUUID()}`) =>
+  new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 }).run<[LaneInput], LaneResult, typeof crawlLane>(crawlLane, {
+    crawlId,
+    token,
+    width: WIDTH,
+    delayMs: 0,
+    maxMs: 60_000,
+    taskQueue: '',
+  });
+
+/** What `read` gives once it has not changed for half a second. */
+async function settled(read: () => number | Promise<number>): Promise<number> {
   for (let last = -1, since = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
-    const now = read();
+    const now = await read();
     if (now !== last) [last, since] = [now, Date.now()];
     else if (Date.now() - since >= 500) return now;
   }
@@ -66,7 +79,7 @@ describe('page lane', () => {
   it('goes on fetching while its store waits, up to four widths of finished pages, and stores each page once', async () => {
     const crawlId = await crawlOf(40);
     const started: string[] = [];
-    const { crawlLane } = lanes(started);
+    const { crawlLane } = lanes(noOpPages(started));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
@@ -82,8 +95,7 @@ describe('page lane', () => {
     );
     await lockHeld;
 
-    const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
-    const run = env.run<[LaneInput], LaneResult, typeof crawlLane>(crawlLane, { crawlId, token: `test:${randomUUID()}`, width: WIDTH, delayMs: 0, maxMs: 60_000, taskQueue: '' });
+    const run = runLane(crawlLane, crawlId);
     // The first batch waits in its store; the lane fetched on until four widths of finished pages waited
     // besides it (a claim takes at most a width, so it may pass the bound by less than one).
     const fetchedWhileWaiting = await settled(() => started.length);
@@ -100,5 +112,39 @@ describe('page lane', () => {
     expect(await prisma.document.count({ where: { jobId: crawlId } })).toBe(40);
     const open = await prisma.jobUrl.count({ where: { jobId: crawlId, status: { not: 'done' } } });
     expect(open).toBe(0);
+  });
+
+  it('claims a width ahead while its claims come back full, and runs at most its width of pages at once', async () => {
+    const crawlId = await crawlOf(40);
+    const token = `test:${randomUUID()}`;
+    const started: string[] = [];
+    const waiting: Array<() => void> = [];
+    let open = false;
+    let running = 0;
+    let mostRunning = 0;
+    const gate = async () => {
+      mostRunning = Math.max(mostRunning, ++running);
+      if (!open) await new Promise<void>((resolve) => waiting.push(resolve));
+      running--;
+    };
+    const { crawlLane } = lanes(noOpPages(started, gate));
+    const claimed = () => prisma.jobUrl.count({ where: { jobId: crawlId, claimedBy: token, status: 'claimed' } });
+    const run = runLane(crawlLane, crawlId, token);
+
+    // The first claim asks for a width and gets it all: the queue is deep.
+    expect(await settled(() => started.length)).toBe(WIDTH);
+    expect(await claimed()).toBe(WIDTH);
+    // Half the pages end: the next claim takes what frees up and a width ahead, which waits unstarted.
+    for (const resolve of waiting.splice(0, WIDTH / 2)) resolve();
+    expect(await settled(() => started.length)).toBe(WIDTH + WIDTH / 2);
+    expect(await settled(claimed)).toBe(2 * WIDTH);
+    expect(await prisma.jobUrl.count({ where: { jobId: crawlId, status: 'done' } })).toBe(WIDTH / 2);
+
+    open = true;
+    for (const resolve of waiting.splice(0)) resolve();
+    expect(await run).toMatchObject({ exit: 'drained', stored: 40, completed: 40, total: 40 });
+    expect(started).toHaveLength(40);
+    expect(mostRunning).toBe(WIDTH);
+    expect(await prisma.document.count({ where: { jobId: crawlId } })).toBe(40);
   });
 });

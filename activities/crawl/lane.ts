@@ -134,19 +134,27 @@ export function laneActivities(deps: ActivityDeps) {
 
       /** The highest URL id this lane run claimed: its next claim looks past it first (claimFor). */
       let claimedUpTo = 0n;
+      /** Claimed, not started yet: a lane runs at most its width of pages at once. */
+      const ready: ClaimedUrl[] = [];
+      /** The last claim got all it asked for: the queue is deep, and the next claim takes a width ahead. */
+      let fullClaims = false;
       try {
-        for (const row of await reclaimOwn(prisma, crawlId, token)) start(row);
+        ready.push(...(await reclaimOwn(prisma, crawlId, token)));
         while (exit === undefined && !cancelled.aborted) {
           if (storeError !== undefined) throw storeError;
           // Past its time, or its worker is shutting down: stop claiming, finish what it holds, return.
           const timeUp = Date.now() - started >= input.maxMs || deps.stopping.aborted;
           const unstoredMax = UNSTORED_WIDTHS * lane.width;
+          while (ready.length && inFlight.size < lane.width) start(ready.shift()!);
           if (!timeUp && inFlight.size <= Math.floor(lane.width / 2) && buffer.length < unstoredMax) {
-            const rows = await claim(crawlId, { token, max: lane.width - inFlight.size, after: claimedUpTo });
-            for (const row of rows) {
-              if (row.id > claimedUpTo) claimedUpTo = row.id;
-              start(row);
-            }
+            // Here nothing is ready (it was started above). A claim costs PostgreSQL about as much for one URL as for a
+            // width of them: while the queue is deep, a lane claims a width ahead (a sibling lane waits for them at most a page's time).
+            const max: number = (fullClaims ? 2 : 1) * lane.width - inFlight.size;
+            const rows = await claim(crawlId, { token, max, after: claimedUpTo });
+            fullClaims = rows.length === max;
+            for (const row of rows) if (row.id > claimedUpTo) claimedUpTo = row.id;
+            ready.push(...rows);
+            while (ready.length && inFlight.size < lane.width) start(ready.shift()!);
             if (rows.length === 0 && inFlight.size === 0) {
               await flush();
               if (exit) break;
