@@ -56,6 +56,8 @@ export interface LaneReport {
   stored: number;
   /** Pages the no-op pipeline was asked for (claims that reached it). */
   pages: number;
+  /** When the first lane ended otherwise than by rotating (Date.now()), if one did. */
+  firstEarlyExitAt?: number;
 }
 
 /** The fixture site's links from page `i` of `n` (bench/crawl-site.ts), plus one off the site. */
@@ -109,6 +111,7 @@ async function main(request: LaneRequest): Promise<LaneReport> {
   // A lane run that fails is retried with the same token until the row's time is up, as Temporal
   // retries a failed activity (the retry takes its claims back first), after a second as Temporal's
   // first retry waits; a lane still failing when the time is up ends as stopped (its errors are counted).
+  let firstEarlyExitAt: number | undefined;
   const runs = request.lanes.map(async ({ crawlId, token }, i): Promise<LaneResult> => {
     const lane = workers[Math.floor(i / request.lanesPerWorker)];
     for (let attempt = 0; ; attempt++) {
@@ -118,7 +121,9 @@ async function main(request: LaneRequest): Promise<LaneReport> {
       }
       const env = new MockActivityEnvironment({ activityType: 'crawlLane', heartbeatTimeoutMs: 10_000 });
       try {
-        return await env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: request.width, delayMs: 0, maxMs: Math.max(0, until - Date.now()), taskQueue: '' });
+        const result = await env.run<[LaneInput], LaneResult, typeof lane.crawlLane>(lane.crawlLane, { crawlId, token, width: request.width, delayMs: 0, maxMs: Math.max(0, until - Date.now()), taskQueue: '' });
+        if (result.exit !== 'rotate') firstEarlyExitAt = Math.min(firstEarlyExitAt ?? Infinity, Date.now());
+        return result;
       } catch (err) {
         const message = (err instanceof Error ? err.message : String(err)).trim().split('\n').at(-1)!.slice(0, 160);
         errors[message] = (errors[message] ?? 0) + 1;
@@ -130,7 +135,7 @@ async function main(request: LaneRequest): Promise<LaneReport> {
   await Promise.all(prismas.map((p) => p.$disconnect()));
   const exits: Record<string, number> = {};
   for (const r of results) exits[r.exit] = (exits[r.exit] ?? 0) + 1;
-  return { type: 'done', exits, errors, stored: results.reduce((a, r) => a + r.stored, 0), pages: counter.pages };
+  return { type: 'done', exits, errors, stored: results.reduce((a, r) => a + r.stored, 0), pages: counter.pages, ...(firstEarlyExitAt ? { firstEarlyExitAt } : {}) };
 }
 
 const request = JSON.parse(process.argv[2] ?? '{}') as LaneRequest;

@@ -23,7 +23,8 @@
  * PostgreSQL CPU per page (every postgres process, /proc), the lanes' process CPU per page, commits
  * and WAL bytes per page, and lock waits per page: backends seen waiting on a heavyweight lock in
  * pg_stat_activity (sampled every 20 ms) × 20 ms / pages, an estimate of the time transactions spent
- * waiting for locks. Then where each mode stops scaling and what the machine was doing there.
+ * waiting for locks, and the statement most seen running in those samples (what a slow row was busy
+ * with). Then where each mode stops scaling and what the machine was doing there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -47,7 +48,7 @@ import { freePort } from '../scripts/infra/ready.js';
 import { loadStackConfig } from '../scripts/stack-config.js';
 import { cpuMs, machineCpuMs } from './crawl-measure.js';
 import type { LaneReport, LaneRequest } from './frontier-lanes.js';
-import { lockSamples, printStatements, resetStatements, startWithStatements, topStatements, topWaits, watchPostgres, type PgReading, type PgWatch, type StatementCost } from './pg-watch.js';
+import { lockSamples, printStatements, resetStatements, startWithStatements, topQuery, topStatements, topWaits, watchPostgres, type PgReading, type PgWatch, type StatementCost } from './pg-watch.js';
 
 const MODES = ['one', 'spread', 'spread-one-account'] as const;
 type Mode = (typeof MODES)[number];
@@ -114,6 +115,8 @@ interface Row {
   /** Mean active backends (running or waiting). */
   activeBackends: number;
   waits: string;
+  /** The statement most seen running (pg_stat_activity samples). */
+  busiest: string;
   /** With --statements: per page, calls and ms (planning + execution) of the busiest statements. */
   statements: StatementCost[];
   /** Lane runs that failed and were run again, by error. */
@@ -201,10 +204,14 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   await sleep(MEASURE_MS);
   const waits = await sampler.stop();
   const after = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
+  const measuredUntil = Date.now();
   const statements = args.statements ? await topStatements(databaseUrl, after.counts.stores - before.counts.stores) : [];
   const reports = await Promise.all(drivers.map((d) => d.done));
+  // A lane that ended before the measured window did (the frontier ran dry) spoils the row; one after it
+  // (a fast row's crawl reaching its 100,000-page limit) does not.
   const exits = reports.flatMap((r) => Object.entries(r.exits));
-  if (exits.some(([exit]) => exit !== 'rotate')) throw new Error(`lanes ended early (${exits.map(([e, n]) => `${n} ${e}`).join(', ')}): the frontier ran dry or a crawl stopped`);
+  const earlyExit = Math.min(...reports.map((r) => r.firstEarlyExitAt ?? Infinity));
+  if (earlyExit < measuredUntil) throw new Error(`lanes ended early (${exits.map(([e, n]) => `${n} ${e}`).join(', ')}): the frontier ran dry or a crawl stopped`);
   // Every page the lanes reported stored is one document, once.
   const [check] = await prisma.$queryRaw<{ documents: bigint; completed: bigint }[]>`
     SELECT (SELECT count(*) FROM document WHERE job_id = ANY(${ids}::text[]))::bigint AS documents, (SELECT sum(completed) FROM job WHERE id = ANY(${ids}::text[]))::bigint AS completed`;
@@ -242,6 +249,7 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
     lockWaitMsPerPage: (lockSamples(waits) * waits.intervalMs) / pages,
     activeBackends: active / waits.samples,
     waits: topWaits(waits),
+    busiest: topQuery(waits),
     statements,
     errors,
   };
@@ -269,6 +277,7 @@ function printRow(r: Row): void {
       `  ${r.waits}`,
     ].join(' '),
   );
+  console.log(`${pad('', 23)}most seen running: ${r.busiest}`);
   for (const [message, n] of Object.entries(r.errors)) console.log(`${pad(n, 30)} lane run(s) failed and were run again: ${message}`);
   printStatements(r.statements, 20);
 }

@@ -24,6 +24,8 @@ export interface WaitSamples {
   intervalMs: number;
   /** Backend-samples per `wait_event_type:wait_event` (`CPU` when active and not waiting), over the window. */
   byEvent: Map<string, number>;
+  /** Backend-samples per statement running (its first 70 characters, whitespace folded): what a busy row was busy with. */
+  byQuery: Map<string, number>;
 }
 
 export interface PgWatch {
@@ -53,17 +55,21 @@ export async function watchPostgres(url: string, postmasterPid: number): Promise
     },
     sampleWaits(intervalMs = 20) {
       const byEvent = new Map<string, number>();
+      const byQuery = new Map<string, number>();
       let samples = 0;
       let stopped = false;
       const loop = (async () => {
         while (!stopped) {
           const next = performance.now() + intervalMs;
-          const { rows } = await sampler.query<{ event: string; n: number }>(
-            `SELECT COALESCE(wait_event_type || ':' || wait_event, 'CPU') AS event, count(*)::int AS n
-             FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY 1`,
+          const { rows } = await sampler.query<{ event: string; query: string; n: number }>(
+            `SELECT COALESCE(wait_event_type || ':' || wait_event, 'CPU') AS event, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query, count(*)::int AS n
+             FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY 1, 2`,
           );
           samples++;
-          for (const r of rows) byEvent.set(r.event, (byEvent.get(r.event) ?? 0) + r.n);
+          for (const r of rows) {
+            byEvent.set(r.event, (byEvent.get(r.event) ?? 0) + r.n);
+            byQuery.set(r.query, (byQuery.get(r.query) ?? 0) + r.n);
+          }
           await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
         }
       })();
@@ -71,7 +77,7 @@ export async function watchPostgres(url: string, postmasterPid: number): Promise
         async stop() {
           stopped = true;
           await loop;
-          return { samples, intervalMs, byEvent };
+          return { samples, intervalMs, byEvent, byQuery };
         },
       };
     },
@@ -97,6 +103,13 @@ export function topWaits(w: WaitSamples, top = 4): string {
     .slice(0, top)
     .map(([event, n]) => `${event} ${((100 * n) / total).toFixed(0)}%`)
     .join(', ');
+}
+
+/** The most seen statement and its share of all backend-samples. */
+export function topQuery(w: WaitSamples): string {
+  const total = [...w.byQuery.values()].reduce((a, b) => a + b, 0);
+  const [query, n] = [...w.byQuery].sort((a, b) => b[1] - a[1])[0] ?? ['none', 0];
+  return total ? `${((100 * n) / total).toFixed(0)}% ${query}` : 'none active';
 }
 
 /**
