@@ -136,6 +136,9 @@ export function laneActivities(deps: ActivityDeps) {
       let claimedUpTo = 0n;
       /** Claimed, not started yet: a lane runs at most its width of pages at once. */
       const ready: ClaimedUrl[] = [];
+      const startReady = () => {
+        while (ready.length && inFlight.size < lane.width) start(ready.shift()!);
+      };
       /** The last claim got all it asked for: the queue is deep, and the next claim takes a width ahead. */
       let fullClaims = false;
       try {
@@ -145,7 +148,7 @@ export function laneActivities(deps: ActivityDeps) {
           // Past its time, or its worker is shutting down: stop claiming, finish what it holds, return.
           const timeUp = Date.now() - started >= input.maxMs || deps.stopping.aborted;
           const unstoredMax = UNSTORED_WIDTHS * lane.width;
-          while (ready.length && inFlight.size < lane.width) start(ready.shift()!);
+          startReady();
           if (!timeUp && inFlight.size <= Math.floor(lane.width / 2) && buffer.length < unstoredMax) {
             // Here nothing is ready (it was started above). A claim costs PostgreSQL about as much for one URL as for a
             // width of them: while the queue is deep, a lane claims a width ahead (a sibling lane waits for them at most a page's time).
@@ -154,7 +157,7 @@ export function laneActivities(deps: ActivityDeps) {
             fullClaims = rows.length === max;
             for (const row of rows) if (row.id > claimedUpTo) claimedUpTo = row.id;
             ready.push(...rows);
-            while (ready.length && inFlight.size < lane.width) start(ready.shift()!);
+            startReady();
             if (rows.length === 0 && inFlight.size === 0) {
               await flush();
               if (exit) break;
