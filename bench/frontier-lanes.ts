@@ -19,13 +19,11 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { laneActivities } from '../activities/crawl/lane.js';
 import { activityDeps } from '../activities/deps.js';
 import type { RunPage } from '../activities/pipeline/pipeline.js';
-import { fetchEngine } from '../activities/engines/fetch.js';
-import { ProxyPools } from '../core/proxy-pools.js';
+import { fetchOnlyEngineSet } from '../activities/engines/index.js';
 import { loadConfig } from '../core/config.js';
 import { urlKey } from '../core/url-key.js';
 import type { LaneInput, LaneResult } from '../core/job-contracts.js';
 import { createLogger } from '../core/log.js';
-import { egressPolicyFrom } from '../egress/policy.js';
 import { createPrisma } from '../prisma/client.js';
 import { convertInline } from '../worker/convert-pool.js';
 import { throwawayEnv } from '../scripts/infra/throwaway.js';
@@ -103,7 +101,7 @@ async function main(request: LaneRequest): Promise<LaneReport> {
     await prisma.$queryRaw`SELECT 1`;
     prismas.push(prisma);
     // Engines and conversion are never called (the pipeline is replaced); they are built as a worker builds them.
-    const engines = { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers: [], proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) };
+    const engines = fetchOnlyEngineSet(config);
     workers.push(laneActivities({ ...activityDeps({ config, prisma, log, engines, convert: convertInline }), runPage }));
   }
   const errors: Record<string, number> = {};

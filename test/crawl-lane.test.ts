@@ -11,11 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { laneActivities } from '../activities/crawl/lane.js';
 import { activityDeps } from '../activities/deps.js';
 import type { RunPage } from '../activities/pipeline/pipeline.js';
-import { fetchEngine } from '../activities/engines/fetch.js';
+import { fetchOnlyEngineSet } from '../activities/engines/index.js';
 import type { LaneInput, LaneResult } from '../core/job-contracts.js';
 import { createLogger } from '../core/log.js';
-import { ProxyPools } from '../core/proxy-pools.js';
-import { egressPolicyFrom } from '../egress/policy.js';
 import { createJobRow } from '../jobs/rows.js';
 import { createPrisma } from '../prisma/client.js';
 import { convertInline } from '../worker/convert-pool.js';
@@ -52,7 +50,7 @@ function noOpPages(started: string[], gate: (url: string) => Promise<void> = asy
 
 function lanes(runPage: RunPage) {
   const log = createLogger({ name: 'crawl-lane-test', level: 'warn' });
-  const engines = { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers: [], proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) };
+  const engines = fetchOnlyEngineSet(config);
   return laneActivities({ ...activityDeps({ config, prisma, log, engines, convert: convertInline }), runPage });
 }
 

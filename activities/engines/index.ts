@@ -13,6 +13,10 @@ export function createEngineSet(config: RequiredFor<'worker'>, localPool: Browse
     ...(config.BROWSER_ENGINE_URL ? [remoteEngine({ baseUrl: config.BROWSER_ENGINE_URL, token: config.BROWSER_ENGINE_TOKEN })] : []),
     localBrowserEngine(localPool),
   ];
-  const proxies = ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY);
-  return { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers, proxies };
+  return { ...fetchOnlyEngineSet(config), browsers };
+}
+
+/** The engine set without browsers: where pages never need one (the frontier bench, lane tests with their own page pipeline). */
+export function fetchOnlyEngineSet(config: RequiredFor<'worker'>): EngineSet {
+  return { fetch: fetchEngine({ policy: egressPolicyFrom(config), userAgent: config.SERVICE_USER_AGENT }), browsers: [], proxies: ProxyPools.fromSettings(config, config.PROXY_URLS_BY_COUNTRY) };
 }
