@@ -94,22 +94,25 @@ export function lockSamples(w: WaitSamples): number {
   return n;
 }
 
-/** The `top` most seen events, as "event share%" over all backend-samples. */
-export function topWaits(w: WaitSamples, top = 4): string {
-  const total = [...w.byEvent.values()].reduce((a, b) => a + b, 0);
-  if (total === 0) return 'none active';
-  return [...w.byEvent]
+/** The `top` most seen keys of `counts` and their shares (%) of all backend-samples. */
+function topShares(counts: Map<string, number>, top: number): Array<[string, string]> {
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return [...counts]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .map(([event, n]) => `${event} ${((100 * n) / total).toFixed(0)}%`)
-    .join(', ');
+    .map(([key, n]) => [key, `${((100 * n) / total).toFixed(0)}%`]);
+}
+
+/** The `top` most seen events, as "event share%" over all backend-samples. */
+export function topWaits(w: WaitSamples, top = 4): string {
+  const shares = topShares(w.byEvent, top);
+  return shares.length ? shares.map(([event, share]) => `${event} ${share}`).join(', ') : 'none active';
 }
 
 /** The most seen statement and its share of all backend-samples. */
 export function topQuery(w: WaitSamples): string {
-  const total = [...w.byQuery.values()].reduce((a, b) => a + b, 0);
-  const [query, n] = [...w.byQuery].sort((a, b) => b[1] - a[1])[0] ?? ['none', 0];
-  return total ? `${((100 * n) / total).toFixed(0)}% ${query}` : 'none active';
+  const [top] = topShares(w.byQuery, 1);
+  return top ? `${top[1]} ${top[0]}` : 'none active';
 }
 
 /**
