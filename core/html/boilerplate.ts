@@ -4,7 +4,7 @@
  * and removed outright; class/id words are guesses and are guarded against removing the content
  * itself (see `isGuarded`).
  */
-import { findDescendant, hasMedia } from './dom.js';
+import { findDescendant, hasMedia, visibleTextLength } from './dom.js';
 
 /** Tags that are chrome wherever they appear. */
 const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
@@ -219,14 +219,18 @@ export function isSignupForm(el: Element): boolean {
 /**
  * Captions and credits of pictures (`figcaption`, `.wp-caption-text`, `.credit`) repeat what the
  * image shows, and slideshows repeat them again: chrome, the image itself kept. A caption beside
- * code or a table ("Listing 3: ...") is documentation and stays.
+ * code or a table ("Listing 3: ...") is documentation and stays. A `<figure>` whose only text is
+ * its caption holds a picture even when no image is left in it: a lazy image is a `div` with a
+ * `data-src` until a script runs, its `<img>` in a `<noscript>` the pipeline removed.
  */
 const CAPTION_WORDS = new Set(['caption', 'credit', 'credits']);
 
 function isPictureCaption(el: Element, parts: readonly string[]): boolean {
   if (el.localName !== 'figcaption' && !parts.some((p) => CAPTION_WORDS.has(p))) return false;
   const holder = el.parentElement;
-  return holder !== null && hasMedia(holder);
+  if (holder === null) return false;
+  if (hasMedia(holder)) return true;
+  return el.localName === 'figcaption' && holder.localName === 'figure' && visibleTextLength(holder, new Set([el]), 1) === 0;
 }
 
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';

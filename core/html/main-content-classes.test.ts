@@ -83,6 +83,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('[Share]');
   });
 
+  it('drops the caption of a lazily loaded picture (no image left in its figure) and keeps a code listing\'s caption', async () => {
+    const lazy = `<figure><div class="lazy-image" data-src="/tank.jpg"></div><noscript><img src="/tank.jpg" alt="A tank"></noscript>
+      <figcaption><span>A man walks past an armoured carrier parked on a street on Thursday</span> <span>Credit: STR/AFP</span></figcaption></figure>`;
+    const listing = `<figure><pre><code>plan.approve(river)</code></pre><figcaption>Listing 1: the council's call that approves the plan</figcaption></figure>`;
+    const md = await main(`<article>${story.replace('</h1>', `</h1>${lazy}`)}${listing}</article>`);
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('armoured carrier');
+    expect(md).not.toContain('STR/AFP');
+    expect(md).toContain("Listing 1: the council's call");
+  });
+
   it('drops "read also" lines in any language and related posts named in one word, keeps prose that quotes a link', async () => {
     const md = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}
       <p>Read more: <a href="/2026/10/bridge">Bridge works close the old road until spring</a></p>${prose('budget')}
