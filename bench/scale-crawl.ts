@@ -6,7 +6,7 @@
  * once, nothing lost.
  */
 import type { CrawlStatusBody } from '../core/schemas/crawl.js';
-import { workerPages, type ScaleStack, type ServiceProcess } from './scale-stack.js';
+import { workerCounters, type ScaleStack, type ServiceProcess } from './scale-stack.js';
 
 export interface CrawlRequest {
   apiUrl: string;
@@ -22,6 +22,25 @@ export interface Tick {
   queued: number;
   /** Crawl pages done so far by each worker (by name); undefined: it did not answer. */
   pages: Map<string, number | undefined>;
+  /** Crawl lanes each worker runs at the tick. */
+  lanes: Map<string, number | undefined>;
+}
+
+/** A tick's reading of every worker. */
+async function readWorkers(workers: ServiceProcess[]): Promise<Pick<Tick, 'pages' | 'lanes'>> {
+  const counters = await Promise.all(workers.map(workerCounters));
+  return {
+    pages: new Map(workers.map((w, i) => [w.name, counters[i]?.pages])),
+    lanes: new Map(workers.map((w, i) => [w.name, counters[i]?.lanes])),
+  };
+}
+
+/** A tick in which a worker did no page while URLs were queued, and the lanes it ran at its end. */
+export interface IdleTick {
+  from: number;
+  to: number;
+  short: boolean;
+  lanes: number | undefined;
 }
 
 export interface WatchedCrawl {
@@ -49,9 +68,7 @@ async function api<T>(apiUrl: string, key: string, method: string, path: string,
  */
 export async function watchCrawl(stack: ScaleStack, request: CrawlRequest, workers: () => ServiceProcess[], onTick?: (at: number) => Promise<void>): Promise<WatchedCrawl> {
   // Each worker's counter runs for its whole life: this reading, before the POST, is the crawl's zero.
-  const baseline = workers();
-  const zero = await Promise.all(baseline.map(workerPages));
-  const ticks: Tick[] = [{ at: 0, queued: 0, pages: new Map(baseline.map((w, i) => [w.name, zero[i]])) }];
+  const ticks: Tick[] = [{ at: 0, queued: 0, ...(await readWorkers(workers())) }];
   const start = performance.now();
   const { id } = await api<{ id: string }>(request.apiUrl, stack.apiKey, 'POST', '/v1/crawl', {
     url: request.seed,
@@ -67,18 +84,15 @@ export async function watchCrawl(stack: ScaleStack, request: CrawlRequest, worke
     if (status.status !== 'scraping') {
       const wallMs = performance.now() - start;
       if (status.status !== 'completed') throw new Error(`crawl ${id} ended ${status.status}: ${status.error ?? ''}`);
-      const watched = workers();
-      const pages = await Promise.all(watched.map(workerPages));
-      ticks.push({ at: wallMs, queued: 0, pages: new Map(watched.map((w, i) => [w.name, pages[i]])) });
+      ticks.push({ at: wallMs, queued: 0, ...(await readWorkers(workers())) });
       return { id, wallMs, ticks };
     }
     const now = performance.now();
     if (now - start > request.timeoutMs) throw new Error(`crawl ${id} still scraping after ${request.timeoutMs / 1000} s (${status.completed} of ${status.total} done)`);
     if (now >= nextTick) {
       nextTick += 1000;
-      const watched = workers();
-      const [queued, pages] = await Promise.all([stack.prisma.jobUrl.count({ where: { jobId: id, status: 'queued' } }), Promise.all(watched.map(workerPages))]);
-      ticks.push({ at: now - start, queued, pages: new Map(watched.map((w, i) => [w.name, pages[i]])) });
+      const [queued, read] = await Promise.all([stack.prisma.jobUrl.count({ where: { jobId: id, status: 'queued' } }), readWorkers(workers())]);
+      ticks.push({ at: now - start, queued, ...read });
       await onTick?.(now - start);
     }
     await sleep(500);
@@ -92,8 +106,8 @@ export async function watchCrawl(stack: ScaleStack, request: CrawlRequest, worke
  * `short`: the frontier held less than the lanes could take at once (a crawl's first seconds, when
  * its lanes wait for links to be found), so a worker without pages then was not passed over.
  */
-export function idleTicks(ticks: Tick[], enough: number): Map<string, Array<{ from: number; to: number; short: boolean }>> {
-  const idle = new Map<string, Array<{ from: number; to: number; short: boolean }>>();
+export function idleTicks(ticks: Tick[], enough: number): Map<string, IdleTick[]> {
+  const idle = new Map<string, IdleTick[]>();
   const total = (t: Tick) => [...t.pages.values()].reduce<number>((a, b) => a + (b ?? 0), 0);
   const first = ticks.findIndex((t) => total(t) > total(ticks[0]));
   for (let i = Math.max(1, first); first >= 0 && i < ticks.length; i++) {
@@ -101,25 +115,32 @@ export function idleTicks(ticks: Tick[], enough: number): Map<string, Array<{ fr
     for (const [name, pages] of b.pages) {
       if (!idle.has(name)) idle.set(name, []);
       const before = a.pages.get(name);
-      if (a.queued > 0 && pages !== undefined && before !== undefined && pages === before) idle.get(name)!.push({ from: a.at, to: b.at, short: a.queued < enough });
+      if (a.queued > 0 && pages !== undefined && before !== undefined && pages === before) idle.get(name)!.push({ from: a.at, to: b.at, short: a.queued < enough, lanes: b.lanes.get(name) });
     }
   }
   return idle;
 }
 
-/** Idle ticks as seconds in all and as "12-14 s, 30-31 s" (since the POST); `short`: of those, the ticks with fewer URLs queued than the lanes could take. */
-export function describeIdle(spans: Array<{ from: number; to: number; short: boolean }>): { seconds: number; shortSeconds: number; when: string } {
-  const merged: Array<{ from: number; to: number }> = [];
+/**
+ * Idle ticks as seconds in all and as "12-14 s (lanes 0), 30-31 s (lanes 2)" (since the POST, with
+ * the lanes the worker ran in them); `short`: of those, the ticks with fewer URLs queued than the
+ * lanes could take.
+ */
+export function describeIdle(spans: IdleTick[]): { seconds: number; shortSeconds: number; when: string } {
+  const merged: Array<{ from: number; to: number; lanes: Set<string> }> = [];
   for (const s of spans) {
     const last = merged.at(-1);
-    if (last && s.from - last.to < 1) last.to = s.to;
-    else merged.push({ ...s });
+    const lanes = String(s.lanes ?? '?');
+    if (last && s.from - last.to < 1) {
+      last.to = s.to;
+      last.lanes.add(lanes);
+    } else merged.push({ from: s.from, to: s.to, lanes: new Set([lanes]) });
   }
   const seconds = (list: typeof spans) => list.reduce((a, s) => a + (s.to - s.from) / 1000, 0);
   return {
     seconds: seconds(spans),
     shortSeconds: seconds(spans.filter((s) => s.short)),
-    when: merged.map((s) => `${(s.from / 1000).toFixed(0)}-${(s.to / 1000).toFixed(0)} s`).join(', '),
+    when: merged.map((s) => `${(s.from / 1000).toFixed(0)}-${(s.to / 1000).toFixed(0)} s (lanes ${[...s.lanes].join('/')})`).join(', '),
   };
 }
 

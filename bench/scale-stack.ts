@@ -79,16 +79,22 @@ export async function startScaleStack(options: { root: string; workerConcurrency
   }
 }
 
-/** Crawl pages this worker has finished (every attempt, any outcome), from its GET /metrics; undefined when it does not answer. */
-export async function workerPages(worker: ServiceProcess): Promise<number | undefined> {
+/**
+ * Crawl pages this worker has finished (every attempt, any outcome) and the crawl lanes it runs now,
+ * from its GET /metrics; undefined when it does not answer.
+ */
+export async function workerCounters(worker: ServiceProcess): Promise<{ pages: number; lanes: number } | undefined> {
   try {
     const res = await fetch(`${worker.url}/metrics`, { signal: AbortSignal.timeout(2000) });
     if (res.status !== 200) return undefined;
-    let sum = 0;
+    let pages = 0;
+    let lanes = 0;
     for (const line of (await res.text()).split('\n')) {
-      if (line.startsWith('pagewright_pages_total{') && line.includes('kind="crawl"')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+      const value = () => Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (line.startsWith('pagewright_pages_total{') && line.includes('kind="crawl"')) pages += value();
+      else if (line.startsWith('pagewright_crawl_lanes_running ')) lanes = value();
     }
-    return sum;
+    return { pages, lanes };
   } catch {
     return undefined;
   }

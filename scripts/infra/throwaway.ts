@@ -78,6 +78,7 @@ export async function startWorkerProcess(options: { env: Record<string, string |
     logFile,
     pidDir,
   });
-  await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
+  // The log is appended to across restarts under one name: only this process's lines say it is up.
+  await waitUntilReady('worker', async () => readFileSync(logFile).subarray(child.logOffset).toString().includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
   return child;
 }
