@@ -38,7 +38,7 @@ import { createKey } from '../api/keys-store.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import { bundleWorkflows } from '../worker/main.js';
-import { installSignalCleanup, logTail, spawnChild, type Child } from '../scripts/infra/child.js';
+import { installSignalCleanup, logTail, runOutput, spawnChild, type Child } from '../scripts/infra/child.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
 import { freePort, waitUntilReady } from '../scripts/infra/ready.js';
@@ -320,7 +320,7 @@ try {
   console.log(`worker: node ${[...nodeArgs, ...tsx, '--import', 'bench/worker-memory-probe.js', args.entry].join(' ')}; WORKER_CONCURRENCY ${CONCURRENCY}; options ${args['worker-options']}${args['prebuilt-bundle'] ? '; prebuilt workflow bundle' : ''}${args.env.length ? `; env ${args.env.join(' ')}` : ''}`);
   const worker = spawnChild({ name: 'worker', command: process.execPath, args: [...nodeArgs, ...tsx, '--import', probe.href, args.entry], cwd: repoRoot, env: { PATH: inheritedEnv().PATH, ...env, ...extraEnv, LOG_LEVEL: 'info' }, logFile, pidDir });
   stops.push(() => worker.stop());
-  await waitUntilReady('worker', async () => readFileSync(logFile, 'utf8').includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child: worker });
+  await waitUntilReady('worker', async () => runOutput(worker).includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child: worker });
   const pid = worker.pid!;
   // Let start-up garbage settle the way it would in production (no forced GC).
   await sleep(5_000);

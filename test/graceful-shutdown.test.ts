@@ -4,7 +4,7 @@
  * a worker hands its crawl lanes back and exits within its grace time; the API answers the
  * requests in flight, refuses new ones, then exits, and cuts what is left once its grace period is over.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { createKey } from '../api/keys-store.js';
 import { kinds } from '../jobs/kinds.js';
 import { createPrisma } from '../prisma/client.js';
 import { startApp, waitForHealth } from '../scripts/infra/apps.js';
-import { spawnChild, type Child } from '../scripts/infra/child.js';
+import { runOutput, spawnChild, type Child } from '../scripts/infra/child.js';
 import { freePort } from '../scripts/infra/ready.js';
 import { NO_RATE_LIMITS, startWorkerProcess } from '../scripts/infra/throwaway.js';
 import { repoRoot } from '../scripts/stack-config.js';
@@ -49,9 +49,7 @@ const lastingWorker = () => (running ??= startWorker('worker-b'));
 
 /** This run's part of a child's log, as JSON records (other lines, like the start marker, skipped). */
 function records(child: Child): Record<string, unknown>[] {
-  return readFileSync(child.logFile)
-    .subarray(child.logOffset)
-    .toString()
+  return runOutput(child)
     .split('\n')
     .flatMap((line) => {
       try {

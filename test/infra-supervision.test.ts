@@ -5,13 +5,13 @@
  * carries on: a crawl running when Temporal died completes with every page stored once, the API
  * starts crawls again, and the worker says once that Temporal was gone and once that it is back.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { connectRedis } from '../api/redis.js';
 import { createPrisma } from '../prisma/client.js';
-import type { Child } from '../scripts/infra/child.js';
+import { runOutput, type Child } from '../scripts/infra/child.js';
 import { startPostgres } from '../scripts/infra/postgres.js';
 import { freePort } from '../scripts/infra/ready.js';
 import { startRedis } from '../scripts/infra/redis.js';
@@ -118,7 +118,7 @@ describe('the Temporal dev server under the stack', () => {
 
     // The worker lived through it, and said it once each way instead of at every retry.
     expect(worker.running()).toBe(true);
-    const log = () => readFileSync(worker.logFile).subarray(worker.logOffset).toString();
+    const log = () => runOutput(worker);
     const said = (msg: string) => log().split('\n').filter((line) => line.includes(`"msg":"${msg}`)).length;
     await waitFor(() => said('Temporal is reachable again') > 0, 10_000);
     expect([said('Temporal is unreachable'), said('Temporal is reachable again')]).toEqual([1, 1]);

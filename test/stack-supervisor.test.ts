@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp } from '../scripts/infra/apps.js';
-import { spawnChild, type Child } from '../scripts/infra/child.js';
+import { runOutput, spawnChild, type Child } from '../scripts/infra/child.js';
 import { isAlive } from '../scripts/infra/pid-files.js';
 import { defaultBackoff, restartDelay, supervise, type SuperviseOptions, type Supervisor } from '../scripts/infra/supervise.js';
 import { waitFor } from './fixtures/receiver.js';
@@ -173,7 +173,7 @@ describe('stack supervisor', () => {
   it('the real worker (started as `up` starts it) polls again after a SIGKILL, and stop() ends it', async () => {
     const env = { PATH: process.env.PATH, ...testEnv({ LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: uniqueTaskQueue('supervised') }) };
     const logDir = join(dir, 'logs');
-    const polling = (child: Child) => readFileSync(child.logFile).subarray(child.logOffset).toString().includes('worker polling');
+    const polling = (child: Child) => runOutput(child).includes('worker polling');
     const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
     const startWorker = () => startApp('worker', env, logDir, join(dir, 'run'), quiet);
     const lines: string[] = [];

@@ -4,13 +4,12 @@
  * the worker (worker/main.ts) as a process.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeWorkflowBundle } from '../bundle-workflows.js';
 import { inheritedEnv, repoRoot } from '../stack-config.js';
 import { processArgs } from './project-files.js';
 import { WORKER_ENV } from './worker-launch.js';
-import { spawnChild, type Child } from './child.js';
+import { runOutput, spawnChild, type Child } from './child.js';
 import { waitUntilReady } from './ready.js';
 
 /** Rate limits off: a bench or fuzzer is one caller sending far more than any real one. */
@@ -78,7 +77,7 @@ export async function startWorkerProcess(options: { env: Record<string, string |
     logFile,
     pidDir,
   });
-  // The log is appended to across restarts under one name: only this process's lines say it is up.
-  await waitUntilReady('worker', async () => readFileSync(logFile).subarray(child.logOffset).toString().includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
+  // Only this process's lines say it is up: a restart under the same name appends to the same log.
+  await waitUntilReady('worker', async () => runOutput(child).includes('worker polling'), { timeoutMs: 180_000, intervalMs: 250, child });
   return child;
 }
