@@ -84,7 +84,7 @@ function insertAndMeter(id: string, page: StoredPage, where: ScrapeStore): Prism
         ${page.screenshot ? new Uint8Array(page.screenshot) : null}::bytea, ${json(page.actions)}::jsonb, ${JSON.stringify(page.metadata)}::jsonb, ${json(page.extract)}::jsonb,
         ${json(page.changeTracking)}::jsonb, ${page.warning ?? null}, ${page.statusCode ?? null}::int, ${where.cacheKey ?? null}, now() + make_interval(secs => ${ttlSeconds}::float8))
       ON CONFLICT (id) DO NOTHING RETURNING id),
-    owner AS (SELECT account_id, id AS api_key_id FROM api_key WHERE id = ${where.apiKeyId ?? null} AND EXISTS (SELECT 1 FROM ins)),
-    ${meteringCtes(1)}
+    owner AS (SELECT account_id, id AS api_key_id, 1 AS pages FROM api_key WHERE id = ${where.apiKeyId ?? null} AND EXISTS (SELECT 1 FROM ins)),
+    ${meteringCtes}
     SELECT (SELECT count(*) FROM ins)::int AS stored`;
 }

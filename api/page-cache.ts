@@ -30,8 +30,8 @@ export async function readCachedPage(prisma: PrismaClient, key: string, bounds: 
       WHERE cache_key = ${key} AND expires_at > now() ${young} ${old}
       ORDER BY created_at DESC
       LIMIT 1),
-    owner AS (SELECT account_id, id AS api_key_id FROM api_key WHERE id = ${apiKeyId ?? null} AND EXISTS (SELECT 1 FROM hit)),
-    ${meteringCtes(1)}
+    owner AS (SELECT account_id, id AS api_key_id, 1 AS pages FROM api_key WHERE id = ${apiKeyId ?? null} AND EXISTS (SELECT 1 FROM hit)),
+    ${meteringCtes}
     SELECT * FROM hit`;
   return rows[0];
 }

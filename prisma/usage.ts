@@ -11,24 +11,28 @@ type Tx = Prisma.TransactionClient;
 const today = Prisma.sql`(now() AT TIME ZONE 'UTC')::date`;
 
 /**
- * The metering, as common table expressions over a relation `owner(account_id, api_key_id)` defined
- * before them in the same WITH: the one place usage and credits are counted. One page is one credit.
+ * The metering, as common table expressions over a relation `owner(account_id, api_key_id, pages)`
+ * defined before them in the same WITH: the one place usage and credits are counted. One page is one
+ * credit. Owners may repeat (a store of several crawls): each account's and key's pages are summed,
+ * and their rows are written in order of id, so that two such statements lock them in the same order.
  */
-export const meteringCtes = (pages: number | Prisma.Sql) => Prisma.sql`
+export const meteringCtes = Prisma.sql`
   usage AS (
-    INSERT INTO usage_day (account_id, day, pages, last_page_at) SELECT account_id, ${today}, ${pages}::int, now() FROM owner
+    INSERT INTO usage_day (account_id, day, pages, last_page_at) SELECT account_id, ${today}, sum(pages)::int, now() FROM owner GROUP BY account_id ORDER BY account_id
     ON CONFLICT (account_id, day) DO UPDATE SET pages = usage_day.pages + EXCLUDED.pages, last_page_at = EXCLUDED.last_page_at RETURNING 1),
   key_usage AS (
-    INSERT INTO usage_key_day (api_key_id, day, pages) SELECT api_key_id, ${today}, ${pages}::int FROM owner
+    INSERT INTO usage_key_day (api_key_id, day, pages) SELECT api_key_id, ${today}, sum(pages)::int FROM owner GROUP BY api_key_id ORDER BY api_key_id
     ON CONFLICT (api_key_id, day) DO UPDATE SET pages = usage_key_day.pages + EXCLUDED.pages RETURNING 1),
-  credits AS (UPDATE account_billing SET credits_used = credits_used + ${pages}::int WHERE account_id IN (SELECT account_id FROM owner) RETURNING 1)`;
+  credits AS (
+    UPDATE account_billing b SET credits_used = b.credits_used + o.pages
+    FROM (SELECT account_id, sum(pages)::int AS pages FROM owner GROUP BY account_id) o WHERE b.account_id = o.account_id RETURNING 1)`;
 
 /** Count `pages` for the account of an API key: work the API does itself (a search). */
 export async function meterKeyPages(db: Pick<Tx, '$executeRaw'>, apiKeyId: string, pages: number): Promise<void> {
   if (pages <= 0) return;
   await db.$executeRaw`
-    WITH owner AS (SELECT account_id, id AS api_key_id FROM api_key WHERE id = ${apiKeyId}),
-    ${meteringCtes(pages)}
+    WITH owner AS (SELECT account_id, id AS api_key_id, ${pages}::int AS pages FROM api_key WHERE id = ${apiKeyId}),
+    ${meteringCtes}
     SELECT 1`;
 }
 

@@ -7,11 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { storeBatch, type PageOutcome } from '../activities/crawl/store.js';
+import { storeBatch, storeBatches, type PageOutcome } from '../activities/crawl/store.js';
 import { KnownUrls } from '../activities/crawl/known-urls.js';
 import { claimBatch, claimFor, requeueClaimed, type Candidate, type ClaimedUrl } from '../activities/crawl/frontier.js';
 import { createJobRow } from '../jobs/rows.js';
 import { createPrisma } from '../prisma/client.js';
+import { usageAccount } from './helpers/usage.js';
 
 const prisma = createPrisma(inject('databaseUrl'));
 afterAll(() => prisma.$disconnect());
@@ -21,10 +22,10 @@ const key = (path: string) => `store.test${path}`;
 const candidate = (path: string, spelling = path): Candidate => ({ url: `${ORIGIN}${spelling}`, urlKey: key(path), depth: 1, discoveryDepth: 1 });
 
 /** A running crawl (limit `limit`) whose frontier holds `paths`, all claimed (or all `status`). */
-async function crawlWith(paths: string[], limit: number, status = 'claimed'): Promise<{ id: string; rows: Map<string, ClaimedUrl> }> {
+async function crawlWith(paths: string[], limit: number, status = 'claimed', apiKeyId: string | null = null): Promise<{ id: string; rows: Map<string, ClaimedUrl> }> {
   const id = randomUUID();
   await prisma.$transaction((tx) =>
-    createJobRow(tx, { id, kind: 'crawl', seed: new URL(`${ORIGIN}/`), options: { url: `${ORIGIN}/`, limit }, apiKeyId: null, payer: 'crawl-store-test', ttlSeconds: 3600 }),
+    createJobRow(tx, { id, kind: 'crawl', seed: new URL(`${ORIGIN}/`), options: { url: `${ORIGIN}/`, limit }, apiKeyId, payer: apiKeyId ? null : 'crawl-store-test', ttlSeconds: 3600 }),
   );
   await prisma.$executeRaw`
     INSERT INTO job_url (job_id, url_key, url, depth, discovery_depth, status, attempts)
@@ -164,6 +165,41 @@ describe('crawl batch store', () => {
     expect(await prisma.document.count({ where: { jobId: crawl.id } })).toBe(0);
     expect(Object.values(await urls(crawl.id)).map((u) => u.status)).toEqual(['dropped', 'dropped']);
     expect(await job(crawl.id)).toMatchObject({ total: 2, completed: 0 });
+  });
+
+  it("stores several crawls' batches in one transaction, each as on its own, metered per account and key", async () => {
+    const a = await usageAccount(prisma, 2);
+    const b = await usageAccount(prisma, 1);
+    const c1 = await crawlWith(['/', '/a'], 100, 'claimed', a.keys[0].id);
+    const c2 = await crawlWith(['/', '/a'], 100, 'claimed', a.keys[1].id);
+    const c3 = await crawlWith(['/', '/a'], 100, 'claimed', b.keys[0].id);
+    const gone = await crawlWith(['/'], 100, 'claimed', a.keys[0].id);
+    await prisma.job.update({ where: { id: gone.id }, data: { status: 'cancelled' } });
+    const results = await storeBatches(prisma, [
+      { crawlId: c3.id, outcomes: [stored(row(c3, '/'), [candidate('/n')]), stored(row(c3, '/a'))] },
+      { crawlId: gone.id, outcomes: [stored(row(gone, '/'))] },
+      { crawlId: c1.id, outcomes: [stored(row(c1, '/'), [candidate('/a'), candidate('/x'), candidate('/y')], ['external'])] },
+      { crawlId: c2.id, outcomes: [stored(row(c2, '/')), { kind: 'failed', row: row(c2, '/a'), error: 'HTTP 500', code: 'http_error' }] },
+      { crawlId: randomUUID(), outcomes: [] },
+    ], 3600);
+    // Answers in the order asked, whatever order the crawls were locked in.
+    expect(results.map((r) => [r.stopped, r.admitted, r.stored.length])).toEqual([[false, 1, 2], [true, 0, 0], [false, 2, 1], [false, 0, 1], [false, 0, 0]]);
+    expect(results[0].stored.map((s) => s.documentId)).toEqual([`${c3.id}:${key('/')}`, `${c3.id}:${key('/a')}`]);
+    expect(await job(c1.id)).toMatchObject({ total: 4, completed: 1, failed: 0, nextSequence: 1, creditsUsed: 1, skipped: { external: 1 } });
+    expect(await job(c2.id)).toMatchObject({ total: 2, completed: 2, failed: 1, nextSequence: 1, creditsUsed: 1 });
+    expect(await job(c3.id)).toMatchObject({ total: 3, completed: 2, nextSequence: 2, creditsUsed: 2 });
+    expect(await job(gone.id)).toMatchObject({ completed: 0, creditsUsed: 0 });
+    expect((await urls(gone.id))[key('/')]).toMatchObject({ status: 'dropped' });
+    expect((await urls(c2.id))[key('/a')]).toMatchObject({ status: 'failed', error: 'HTTP 500', errorCode: 'http_error' });
+    // One transaction: every document carries the same inserting transaction id.
+    const xids = await prisma.$queryRaw<{ xid: string }[]>`SELECT DISTINCT xmin::text AS xid FROM document WHERE job_id IN (${c1.id}, ${c2.id}, ${c3.id})`;
+    expect(xids).toHaveLength(1);
+    // Metered once per page, summed per account and per key.
+    const day = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const accountPages = async (accountId: string) => (await prisma.usageDay.findUniqueOrThrow({ where: { accountId_day: { accountId, day } } })).pages;
+    const keyPages = async (apiKeyId: string) => (await prisma.usageKeyDay.findUniqueOrThrow({ where: { apiKeyId_day: { apiKeyId, day } } })).pages;
+    expect([await accountPages(a.accountId), await accountPages(b.accountId)]).toEqual([2, 2]);
+    expect([await keyPages(a.keys[0].id), await keyPages(a.keys[1].id), await keyPages(b.keys[0].id)]).toEqual([1, 1, 2]);
   });
 
   it('claims past the lane run\'s last claim first, and URLs put back behind it when those run short', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchResult, PageOutcome } from './store.js';
+import type { BatchResult, CrawlBatch, PageOutcome } from './store.js';
 import type { OwnedUrl } from './frontier.js';
-import { groupedClaims, groupedStores } from './group-commit.js';
+import { groupedClaims, groupedStores, STORES_AT_ONCE } from './group-commit.js';
 
 /** A stored page's outcome for URL id `id` (only the row's id matters to the queue). */
 const page = (id: number): PageOutcome => ({
@@ -14,19 +14,19 @@ const page = (id: number): PageOutcome => ({
 });
 
 /**
- * A store that records each call (crawl, URL ids) and finishes only when told, storing every page
- * and admitting one link per page; a call whose pages include `refuse` fails.
+ * A store of several crawls' batches that records each call (per crawl: its URL ids) and finishes only
+ * when told, storing every page and admitting one link per page; a call whose pages include `refuse` fails.
  */
 function heldStore(refuse?: number) {
-  const calls: { crawlId: string; ids: number[] }[] = [];
+  const calls: Array<Array<{ crawlId: string; ids: number[] }>> = [];
   const release: Array<() => void> = [];
-  const store = (crawlId: string, outcomes: PageOutcome[]) => {
-    const ids = outcomes.map((o) => Number(o.row.id));
-    calls.push({ crawlId, ids });
-    return new Promise<BatchResult>((resolve, reject) => {
+  const store = (batches: CrawlBatch[]) => {
+    const call = batches.map((b) => ({ crawlId: b.crawlId, ids: b.outcomes.map((o) => Number(o.row.id)) }));
+    calls.push(call);
+    return new Promise<BatchResult[]>((resolve, reject) => {
       release.push(() => {
-        if (refuse !== undefined && ids.includes(refuse)) reject(new Error(`page ${refuse} refused`));
-        else resolve({ stored: ids.map((id) => ({ urlId: BigInt(id), documentId: `${crawlId}:${id}` })), admitted: ids.length, stopped: false });
+        if (refuse !== undefined && call.some((c) => c.ids.includes(refuse))) reject(new Error(`page ${refuse} refused`));
+        else resolve(call.map(({ crawlId, ids }) => ({ stored: ids.map((id) => ({ urlId: BigInt(id), documentId: `${crawlId}:${id}` })), admitted: ids.length, stopped: false })));
       });
     });
   };
@@ -45,7 +45,7 @@ describe('groupedStores', () => {
     const { store, calls, finishNext } = heldStore();
     const grouped = groupedStores(store);
     const done = grouped('c1', [page(1), page(2)]);
-    expect(calls).toEqual([{ crawlId: 'c1', ids: [1, 2] }]);
+    expect(calls).toEqual([[{ crawlId: 'c1', ids: [1, 2] }]]);
     await finishNext();
     expect(await done).toEqual({ stored: [{ urlId: 1n, documentId: 'c1:1' }, { urlId: 2n, documentId: 'c1:2' }], admitted: 2, stopped: false });
   });
@@ -58,7 +58,7 @@ describe('groupedStores', () => {
     const third = grouped('c1', [page(4)]);
     expect(calls).toHaveLength(1);
     await finishNext();
-    expect(calls).toEqual([{ crawlId: 'c1', ids: [1] }, { crawlId: 'c1', ids: [2, 3, 4] }]);
+    expect(calls).toEqual([[{ crawlId: 'c1', ids: [1] }], [{ crawlId: 'c1', ids: [2, 3, 4] }]]);
     expect(ids(await first)).toEqual([1]);
     await finishNext();
     const [b, c] = await Promise.all([second, third]);
@@ -73,21 +73,30 @@ describe('groupedStores', () => {
     expect(ids(await fourth)).toEqual([5]);
   });
 
-  it('does not hold one crawl\'s batch behind another crawl\'s store', async () => {
+  it(`runs up to ${STORES_AT_ONCE} stores of different crawls at once, then stores the crawls that wait in one call`, async () => {
     const { store, calls, finishNext } = heldStore();
     const grouped = groupedStores(store);
-    void grouped('c1', [page(1)]);
-    void grouped('c2', [page(2)]);
-    expect(calls).toEqual([{ crawlId: 'c1', ids: [1] }, { crawlId: 'c2', ids: [2] }]);
+    const a = grouped('c1', [page(1)]);
+    const b = grouped('c2', [page(2)]);
+    const c = grouped('c3', [page(3)]);
+    const d = grouped('c1', [page(4)]);
+    const e = grouped('c3', [page(5)]);
+    expect(calls).toEqual([[{ crawlId: 'c1', ids: [1] }], [{ crawlId: 'c2', ids: [2] }]]);
+    await finishNext();
+    // c1's store ended: c3's two batches and c1's next go in together, one call for both crawls.
+    expect(calls[2]).toEqual([{ crawlId: 'c3', ids: [3, 5] }, { crawlId: 'c1', ids: [4] }]);
+    expect(ids(await a)).toEqual([1]);
     await finishNext();
     await finishNext();
+    expect((await Promise.all([b, c, d, e])).map(ids)).toEqual([[2], [3], [4], [5]]);
+    expect(calls).toHaveLength(3);
   });
 
   it('stores each batch of a failed joint store on its own, so only the refused page\'s lane fails', async () => {
     const { store, calls, finishNext } = heldStore(3);
-    const grouped = groupedStores(store);
+    const grouped = groupedStores(store, 1);
     const first = grouped('c1', [page(1)]);
-    const good = grouped('c1', [page(2)]);
+    const good = grouped('c2', [page(2)]);
     const bad = grouped('c1', [page(3), page(4)]);
     const badSettled = bad.then(
       () => 'stored',
@@ -95,11 +104,11 @@ describe('groupedStores', () => {
     );
     await finishNext();
     expect(ids(await first)).toEqual([1]);
-    await finishNext(); // the joint store of [2, 3, 4] fails
-    expect(calls.map((c) => c.ids)).toEqual([[1], [2, 3, 4], [2]]);
+    await finishNext(); // the joint store of c2 [2] and c1 [3, 4] fails
+    expect(calls.map((c) => c.map((b) => b.ids))).toEqual([[[1]], [[2], [3, 4]], [[2]]]);
     await finishNext();
     expect(ids(await good)).toEqual([2]);
-    expect(calls.map((c) => c.ids)).toEqual([[1], [2, 3, 4], [2], [3, 4]]);
+    expect(calls.map((c) => c.map((b) => b.ids))).toEqual([[[1]], [[2], [3, 4]], [[2]], [[3, 4]]]);
     await finishNext();
     expect(await badSettled).toBe('page 3 refused');
   });

@@ -16,7 +16,7 @@ import type { LaneInput, LaneResult } from '../../core/job-contracts.js';
 import type { ActivityDeps } from '../deps.js';
 import { claimFor, frontierState, reclaimOwn, type ClaimedUrl } from './frontier.js';
 import { loadCrawlPages, type CrawlPages } from './page-work.js';
-import { storeBatch, type PageOutcome } from './store.js';
+import { storeBatches, type PageOutcome } from './store.js';
 import { groupedClaims, groupedStores } from './group-commit.js';
 import { KnownUrls } from './known-urls.js';
 import { onCrawlProgress, waitForCrawlProgress } from './wake.js';
@@ -41,7 +41,7 @@ export function laneActivities(deps: ActivityDeps) {
   const { prisma, config } = deps;
   // The lanes of one crawl on this worker store, and claim, together while a store (claim) of theirs runs (group-commit.ts).
   const known = new KnownUrls();
-  const store = groupedStores((crawlId, outcomes) => storeBatch(prisma, crawlId, outcomes, config.CRAWL_TTL_SECONDS, creditCheck(config), known));
+  const store = groupedStores((batches) => storeBatches(prisma, batches, config.CRAWL_TTL_SECONDS, creditCheck(config), known));
   const claim = groupedClaims((crawlId, owners, after) => claimFor(prisma, crawlId, owners, after));
 
   async function counters(crawlId: string): Promise<Pick<LaneResult, 'completed' | 'failed' | 'total'>> {

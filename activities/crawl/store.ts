@@ -1,6 +1,7 @@
 /**
- * Where a lane's finished pages land: ONE statement per batch (the batches of a crawl's lanes on one
- * worker that finish while a store runs go together: group-commit.ts), the call of
+ * Where a lane's finished pages land: ONE statement per batch (the batches of a worker's lanes that
+ * finish while its stores run go together, several crawls' in one statement, crawl_store_batches:
+ * group-commit.ts), the call of
  * `crawl_store_batch` (prisma/migrations/20261126100000_crawl_store_function; its current text is the
  * last migration that replaces it, 20261128040000_store_skip_empty_settlements). Holding the crawl row
  * lock, it stores the documents with the next gap-free sequence numbers, admits the batch's new
@@ -53,11 +54,17 @@ const ERROR_MAX_CHARS = 2000;
 type Tx = Prisma.TransactionClient;
 type StoredOutcome = Extract<PageOutcome, { kind: 'stored' }>;
 
-/**
- * The call of crawl_store_batch (prisma/migrations/20261126100000_crawl_store_function) for these
- * outcomes, with the metering of the documents it inserts in the same statement.
- */
-function storeStatement(crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, left: number | undefined, known: KnownUrls | undefined): Prisma.Sql {
+/** The groups of crawl_store_batch's arrays: one entry per outcome, stored page, link, skip, robots block, failure, requeue. */
+type ArrayGroup = 'outcomes' | 'pages' | 'links' | 'skips' | 'blocked' | 'failed' | 'requeued';
+const ARRAY_GROUPS: ArrayGroup[] = ['outcomes', 'pages', 'links', 'skips', 'blocked', 'failed', 'requeued'];
+interface StoreArray {
+  group: ArrayGroup;
+  type: 'bigint' | 'text' | 'int' | 'timestamptz';
+  values: unknown[];
+}
+
+/** crawl_store_batch's arrays for these outcomes, in its order (prisma/migrations/20261126100000_crawl_store_function). */
+function storeArrays(crawlId: string, outcomes: PageOutcome[], known: KnownUrls | undefined): StoreArray[] {
   const pages = outcomes.filter((o): o is StoredOutcome => o.kind === 'stored');
   const failed = outcomes.filter((o) => o.kind === 'failed');
   const requeued = outcomes.filter((o) => o.kind === 'requeue');
@@ -68,25 +75,61 @@ function storeStatement(crawlId: string, outcomes: PageOutcome[], ttlSeconds: nu
   const links = byPage((p) => (known ? p.candidates.filter((c) => !known.has(crawlId, c.urlKey)) : p.candidates));
   const skips = byPage((p) => p.skips);
   const blocked = byPage((p) => p.robotsBlocked);
+  const a = (group: ArrayGroup, type: StoreArray['type'], values: unknown[]): StoreArray => ({ group, type, values });
+  return [
+    a('outcomes', 'bigint', outcomes.map((o) => o.row.id)),
+    a('pages', 'bigint', pages.map((p) => p.row.id)), a('pages', 'text', pages.map((p) => documentIdFor(crawlId, p.row.urlKey))),
+    a('pages', 'text', pages.map((p) => p.row.urlKey)), a('pages', 'text', docs.map((d) => d.url)),
+    a('pages', 'text', docs.map((d) => d.markdown ?? null)), a('pages', 'text', docs.map((d) => d.html ?? null)), a('pages', 'text', docs.map((d) => d.rawHtml ?? null)),
+    a('pages', 'text', docs.map((d) => json(d.links))), a('pages', 'text', docs.map((d) => json(d.images))), a('pages', 'text', docs.map((d) => json(d.attributes))),
+    a('pages', 'text', docs.map((d) => d.summary ?? null)), a('pages', 'text', docs.map((d) => JSON.stringify(d.metadata))), a('pages', 'text', docs.map((d) => json(d.extract))),
+    a('pages', 'text', docs.map((d) => json(d.changeTracking))), a('pages', 'text', docs.map((d) => d.warning ?? null)), a('pages', 'int', docs.map((d) => d.statusCode ?? null)),
+    a('links', 'int', links.map((l) => l.page)), a('links', 'text', links.map((l) => l.value.urlKey)), a('links', 'text', links.map((l) => l.value.url)),
+    a('links', 'int', links.map((l) => l.value.depth)), a('links', 'int', links.map((l) => l.value.discoveryDepth)),
+    a('skips', 'int', skips.map((k) => k.page)), a('skips', 'text', skips.map((k) => k.value)),
+    a('blocked', 'int', blocked.map((b) => b.page)), a('blocked', 'text', blocked.map((b) => b.value)),
+    a('failed', 'bigint', failed.map((o) => o.row.id)),
+    a('failed', 'text', failed.map((o) => (o.kind === 'failed' ? o.error.slice(0, ERROR_MAX_CHARS) : ''))), a('failed', 'text', failed.map((o) => (o.kind === 'failed' ? o.code : ''))),
+    a('requeued', 'bigint', requeued.map((o) => o.row.id)),
+    a('requeued', 'timestamptz', requeued.map((o) => (o.kind === 'requeue' ? o.retryAt.toISOString() : ''))), a('requeued', 'text', requeued.map((o) => (o.kind === 'requeue' ? o.why : ''))),
+  ];
+}
+
+const arrayArgs = (arrays: StoreArray[]) => Prisma.join(arrays.map((x) => Prisma.sql`${x.values}::${Prisma.raw(x.type)}[]`));
+
+/** The call of crawl_store_batch for one crawl's outcomes, with the metering of the documents it inserts in the same statement. */
+function storeStatement(crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, left: number | undefined, known: KnownUrls | undefined): Prisma.Sql {
   const fresh = Prisma.sql`(SELECT (r->>'fresh')::int FROM r)`;
   return Prisma.sql`
     WITH r AS MATERIALIZED (SELECT crawl_store_batch(
       ${crawlId}, ${ttlSeconds}, ${MAX_CRAWL_LIMIT}, ${MAX_ROBOTS_BLOCKED}, ${left ?? null}::int, ${CREDITS_EXHAUSTED}, ${CREDITS_EXHAUSTED_ERROR},
-      ${outcomes.map((o) => o.row.id)}::bigint[],
-      ${pages.map((p) => p.row.id)}::bigint[], ${pages.map((p) => documentIdFor(crawlId, p.row.urlKey))}::text[], ${pages.map((p) => p.row.urlKey)}::text[], ${docs.map((d) => d.url)}::text[],
-      ${docs.map((d) => d.markdown ?? null)}::text[], ${docs.map((d) => d.html ?? null)}::text[], ${docs.map((d) => d.rawHtml ?? null)}::text[],
-      ${docs.map((d) => json(d.links))}::text[], ${docs.map((d) => json(d.images))}::text[], ${docs.map((d) => json(d.attributes))}::text[], ${docs.map((d) => d.summary ?? null)}::text[],
-      ${docs.map((d) => JSON.stringify(d.metadata))}::text[], ${docs.map((d) => json(d.extract))}::text[],
-      ${docs.map((d) => json(d.changeTracking))}::text[], ${docs.map((d) => d.warning ?? null)}::text[], ${docs.map((d) => d.statusCode ?? null)}::int[],
-      ${links.map((l) => l.page)}::int[], ${links.map((l) => l.value.urlKey)}::text[], ${links.map((l) => l.value.url)}::text[], ${links.map((l) => l.value.depth)}::int[], ${links.map((l) => l.value.discoveryDepth)}::int[],
-      ${skips.map((k) => k.page)}::int[], ${skips.map((k) => k.value)}::text[],
-      ${blocked.map((b) => b.page)}::int[], ${blocked.map((b) => b.value)}::text[],
-      ${failed.map((o) => o.row.id)}::bigint[], ${failed.map((o) => (o.kind === 'failed' ? o.error.slice(0, ERROR_MAX_CHARS) : ''))}::text[], ${failed.map((o) => (o.kind === 'failed' ? o.code : ''))}::text[],
-      ${requeued.map((o) => o.row.id)}::bigint[], ${requeued.map((o) => (o.kind === 'requeue' ? o.retryAt.toISOString() : ''))}::timestamptz[], ${requeued.map((o) => (o.kind === 'requeue' ? o.why : ''))}::text[]
+      ${arrayArgs(storeArrays(crawlId, outcomes, known))}
     ) AS r),
-    owner AS (SELECT k.account_id, k.id AS api_key_id FROM job c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId} AND ${fresh} > 0),
-    ${meteringCtes(fresh)}
+    owner AS (SELECT k.account_id, k.id AS api_key_id, ${fresh} AS pages FROM job c JOIN api_key k ON k.id = c.api_key_id WHERE c.id = ${crawlId} AND ${fresh} > 0),
+    ${meteringCtes}
     SELECT r FROM r`;
+}
+
+/**
+ * The call of crawl_store_batches (prisma/migrations/20261128060000_store_several_crawls) for the
+ * batches of several crawls, in the order given, with the metering of every crawl's documents.
+ */
+function severalStatement(batches: CrawlBatch[], ttlSeconds: number, known: KnownUrls | undefined): Prisma.Sql {
+  const parts = batches.map((b) => storeArrays(b.crawlId, b.outcomes, known));
+  const counts = ARRAY_GROUPS.map((group) => parts.map((arrays) => arrays.find((x) => x.group === group)!.values.length));
+  const merged = parts[0].map((x, i) => ({ ...x, values: parts.flatMap((arrays) => arrays[i].values) }));
+  const crawlIds = batches.map((b) => b.crawlId);
+  return Prisma.sql`
+    WITH r AS MATERIALIZED (SELECT crawl_store_batches(
+      ${crawlIds}::text[], ${ttlSeconds}, ${MAX_CRAWL_LIMIT}, ${MAX_ROBOTS_BLOCKED}, ${CREDITS_EXHAUSTED}, ${CREDITS_EXHAUSTED_ERROR},
+      ${Prisma.join(counts.map((c) => Prisma.sql`${c}::int[]`))},
+      ${arrayArgs(merged)}
+    ) AS out),
+    per AS (SELECT j.id, (e.x->>'fresh')::int AS fresh FROM r CROSS JOIN LATERAL jsonb_array_elements(r.out) WITH ORDINALITY AS e(x, n)
+      JOIN unnest(${crawlIds}::text[]) WITH ORDINALITY AS j(id, n) ON j.n = e.n),
+    owner AS (SELECT k.account_id, k.id AS api_key_id, per.fresh AS pages FROM per JOIN job c ON c.id = per.id JOIN api_key k ON k.id = c.api_key_id WHERE per.fresh > 0),
+    ${meteringCtes}
+    SELECT out FROM r`;
 }
 
 /** What the documents carry besides their row, once they are inserted. */
@@ -109,33 +152,59 @@ export const CREDITS_EXHAUSTED = 'credits_exhausted';
 /** The crawl's error when the account's credits ran out: its unpaid and queued URLs are dropped (counted as `credits_exhausted` skips). */
 const CREDITS_EXHAUSTED_ERROR = "Stopped early: the account has no credits left. An admin can upgrade the plan on the dashboard's Billing page.";
 
+/** One crawl's outcomes to store. */
+export interface CrawlBatch {
+  crawlId: string;
+  outcomes: PageOutcome[];
+}
+
 /** `known`: the worker's URL keys known to be in the frontier; links to them are not sent, and it learns what this store proves. */
 export async function storeBatch(prisma: PrismaClient, crawlId: string, outcomes: PageOutcome[], ttlSeconds: number, credits?: CreditCheck, known?: KnownUrls): Promise<BatchResult> {
-  if (outcomes.length === 0) return { stored: [], admitted: 0, stopped: false };
+  return (await storeBatches(prisma, [{ crawlId, outcomes }], ttlSeconds, credits, known))[0];
+}
+
+/**
+ * The batches of several crawls (one each), in one statement when it can: crawls sorted by id, so
+ * that two such statements lock crawls in the same order. With billing on, or with screenshots,
+ * action results or change-tracking snapshots to write, each crawl is stored on its own.
+ */
+export async function storeBatches(prisma: PrismaClient, batches: CrawlBatch[], ttlSeconds: number, credits?: CreditCheck, known?: KnownUrls): Promise<BatchResult[]> {
   const started = performance.now();
-  const pages = outcomes.filter((o): o is StoredOutcome => o.kind === 'stored');
-  const extras = pages.some((p) => p.document.screenshot || p.document.actions || p.document.snapshot);
-  let result: StoreResult;
+  const results = new Map<string, StoreResult>();
+  const work = batches.filter((b) => b.outcomes.length > 0).sort((a, b) => (a.crawlId < b.crawlId ? -1 : a.crawlId > b.crawlId ? 1 : 0));
+  const extras = (b: CrawlBatch) => b.outcomes.some((o) => o.kind === 'stored' && (o.document.screenshot || o.document.actions || o.document.snapshot));
+  if (work.length > 1 && !credits && !work.some(extras)) {
+    const rows = await rawRows<{ out: StoreRow['r'][] }>(prisma, severalStatement(work, ttlSeconds, known), { prepared: true });
+    work.forEach((b, i) => results.set(b.crawlId, readStore(rows[0]!.out[i]!)));
+  } else {
+    for (const b of work) results.set(b.crawlId, await storeOne(prisma, b, ttlSeconds, credits, known, extras(b)));
+  }
+  if (work.length) storeDuration.observe({ kind: 'crawl' }, since(started));
+  return batches.map((b) => {
+    const result = results.get(b.crawlId);
+    if (!result || result.stopped) return { stored: [], admitted: 0, stopped: result?.stopped ?? false };
+    if (result.fresh) creditsMetered.inc({ source: 'crawl' }, result.fresh);
+    const pages = b.outcomes.filter((o): o is StoredOutcome => o.kind === 'stored');
+    if (known) learn(known, b.crawlId, b.outcomes, pages, result);
+    const urlKeys = new Map(pages.map((p) => [p.row.id.toString(), p.row.urlKey]));
+    return { stored: result.stored.map((id) => ({ urlId: BigInt(id), documentId: documentIdFor(b.crawlId, urlKeys.get(id)!) })), admitted: result.admitted, stopped: false };
+  });
+}
+
+async function storeOne(prisma: PrismaClient, { crawlId, outcomes }: CrawlBatch, ttlSeconds: number, credits: CreditCheck | undefined, known: KnownUrls | undefined, extras: boolean): Promise<StoreResult> {
   if (!credits && !extras) {
     // The common case: one statement, committed as it ends; the crawl's lock is held only while PostgreSQL
     // works. Sent by node-postgres (rawRows): through Prisma its arrays cost the lanes 3-4 times the CPU.
-    result = readStore(await rawRows<StoreRow>(prisma, storeStatement(crawlId, outcomes, ttlSeconds, undefined, known), { prepared: true }));
-  } else {
-    // Credits are read with the crawl and the account locked (in that order, as everywhere); extras land with their documents.
-    result = await prisma.$transaction(async (tx) => {
-      const left = credits && (await lockCrawl(tx, crawlId)) ? await lockCrawlCredits(tx, crawlId, credits.freeCredits) : undefined;
-      const stored = readStore(await tx.$queryRaw<StoreRow[]>(storeStatement(crawlId, outcomes, ttlSeconds, left, known)));
-      const ids = new Set(stored.stored);
-      await documentExtras(tx, crawlId, pages.filter((p) => ids.has(p.row.id.toString())));
-      return stored;
-    });
+    return readStore((await rawRows<StoreRow>(prisma, storeStatement(crawlId, outcomes, ttlSeconds, undefined, known), { prepared: true }))[0]!.r);
   }
-  storeDuration.observe({ kind: 'crawl' }, since(started));
-  if (result.fresh) creditsMetered.inc({ source: 'crawl' }, result.fresh);
-  if (result.stopped) return { stored: [], admitted: 0, stopped: true };
-  if (known) learn(known, crawlId, outcomes, pages, result);
-  const urlKeys = new Map(pages.map((p) => [p.row.id.toString(), p.row.urlKey]));
-  return { stored: result.stored.map((id) => ({ urlId: BigInt(id), documentId: documentIdFor(crawlId, urlKeys.get(id)!) })), admitted: result.admitted, stopped: false };
+  // Credits are read with the crawl and the account locked (in that order, as everywhere); extras land with their documents.
+  return prisma.$transaction(async (tx) => {
+    const left = credits && (await lockCrawl(tx, crawlId)) ? await lockCrawlCredits(tx, crawlId, credits.freeCredits) : undefined;
+    const stored = readStore((await tx.$queryRaw<StoreRow[]>(storeStatement(crawlId, outcomes, ttlSeconds, left, known)))[0]!.r);
+    const ids = new Set(stored.stored);
+    await documentExtras(tx, crawlId, outcomes.filter((o): o is StoredOutcome => o.kind === 'stored' && ids.has(o.row.id.toString())));
+    return stored;
+  });
 }
 
 /** What this store proved is in the frontier: its URLs, and the links of the pages it stored if none was left out. */
@@ -158,7 +227,6 @@ interface StoreResult {
 
 type StoreRow = { r: Partial<Omit<StoreResult, 'linksAdmitted'>> & { links_admitted?: boolean } };
 
-function readStore(rows: StoreRow[]): StoreResult {
-  const r = rows[0]!.r;
+function readStore(r: StoreRow['r']): StoreResult {
   return { stopped: r.stopped === true, stored: r.stored ?? [], admitted: r.admitted ?? 0, fresh: r.fresh ?? 0, linksAdmitted: r.links_admitted === true };
 }
