@@ -159,13 +159,23 @@ export function classIdParts(el: Element): string[] {
   return wordParts(`${cls ?? ''} ${id ?? ''}`);
 }
 
+/**
+ * Words that make a following `sidebar` a property of the element rather than its role:
+ * `has-sidebar`, `withSidebar`, `no-sidebar`, `c-layout-sidebar-left` (a layout with a sidebar,
+ * holding the content too). The two are read as one word (`hassidebar`), which is not chrome.
+ */
+const PROPERTY_WORDS = new Set(['has', 'with', 'without', 'no', 'layout']);
+
 function wordParts(raw: string): string[] {
-  return raw
+  const parts = raw
     .replace(SCRIPT_HOOK, '$1')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[\s_-]+/)
     .filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) out.push(PROPERTY_WORDS.has(parts[i]) && parts[i + 1] === 'sidebar' ? parts[i] + parts[++i] : parts[i]);
+  return out;
 }
 
 function classTokens(el: Element): string[] {

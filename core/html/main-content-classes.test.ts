@@ -439,4 +439,21 @@ git clone &lt;repo url&gt;</code></pre>`;
     const md = await main(`${siteChrome}<main><article><h1>A brief intro to git</h1>${prose('git')}${code}${prose('branch')}</article></main>${siteFooter}`);
     expect(md).toContain('```bash\n# initialize git\ngit init\n#!/usr/bin/env bash\n// clone the repo\ngit clone <repo url>\n```');
   });
+
+  it('keeps the text of a layout named after its sidebar (c-layout-sidebar-left, has-sidebar), dropping the sidebar itself', async () => {
+    const menu = Array.from({ length: 40 }, (_, i) => `<li><a href="/topic/${i}">Advice and guidance topic number ${i}</a></li>`).join('');
+    const pages = Array.from({ length: 12 }, (_, i) => `<li><a href="/guide/step-${i}">Step ${i} of the small business guide to security</a></li>`).join('');
+    const guidance = Array.from({ length: 3 }, (_, i) => `<li><a href="/news/${i}">News ${i}: bargain hunters warned before the sales, and what to look for in offers</a></li>`).join('');
+    const linked = `<p>Read <a href="/guide/backups">the backup steps</a> and <a href="/guide/passwords">the password steps</a>, then <a href="/guide/phishing">the phishing steps</a>, before the plan begins.</p>`;
+    for (const layout of ['c-layout-sidebar-left', 'page has-sidebar']) {
+      const md = await main(`<header class="site-header"><nav><ul>${menu}</ul></nav></header><main><h1>Small business guide</h1>
+        <div class="${layout}"><div class="sidebar"><h2>Pages</h2><nav><ul>${pages}</ul></nav></div>
+        <div class="c-layout-main">${prose('security', 2)}${linked}${prose('backup', 2)}${linked}<h2>Related guidance</h2><ul>${guidance}</ul></div></div></main>${siteFooter}`);
+      expect(md).toContain('# Small business guide');
+      expect(md).toContain('The security report, published on day 2');
+      expect(md).toContain('The backup report, published on day 1');
+      expect(md).not.toContain('Step 3 of the small business guide');
+      expect(md).not.toContain('Advice and guidance topic');
+    }
+  });
 });
