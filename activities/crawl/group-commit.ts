@@ -15,47 +15,70 @@
 import type { ClaimedUrl, OwnedUrl } from './frontier.js';
 import type { BatchResult, CrawlBatch, PageOutcome } from './store.js';
 
-/** `run`, with the requests of one crawl that arrive while a call of it runs made together next. */
-export function groupedPerCrawl<Req, Res>(run: (crawlId: string, requests: Req[]) => Promise<Res[]>): (crawlId: string, request: Req) => Promise<Res> {
-  interface Waiting {
-    request: Req;
+/** A request and the crawl it is for. */
+interface ForCrawl<Req> {
+  crawlId: string;
+  request: Req;
+}
+
+/**
+ * `run`, with the requests that arrive while a call for their crawl runs, or while `atOnce` calls
+ * run, made together next, in the order they came: a crawl has one call running at a time. With no
+ * limit on calls, a joint call is of one crawl. If a joint call fails, each request in it runs again
+ * on its own.
+ */
+function grouped<Req, Res>(run: (requests: ForCrawl<Req>[]) => Promise<Res[]>, atOnce: number): (crawlId: string, request: Req) => Promise<Res> {
+  interface Waiting extends ForCrawl<Req> {
     resolve: (result: Res) => void;
     reject: (err: unknown) => void;
   }
-  /** Per crawl with a call running: the requests waiting for the next one. */
-  const waiting = new Map<string, Waiting[]>();
+  let waiting: Waiting[] = [];
+  /** Crawls with a call running. */
+  const busy = new Set<string>();
+  let running = 0;
 
-  const runAlone = (crawlId: string, w: Waiting) => run(crawlId, [w.request]).then(([r]) => w.resolve(r), w.reject);
+  const runAlone = (w: Waiting) => run([w]).then(([r]) => w.resolve(r), w.reject);
 
-  async function runGroup(crawlId: string, group: Waiting[]): Promise<void> {
-    if (group.length === 1) return runAlone(crawlId, group[0]);
+  async function runGroup(group: Waiting[]): Promise<void> {
+    if (group.length === 1) return runAlone(group[0]);
     let results: Res[];
     try {
-      results = await run(crawlId, group.map((w) => w.request));
+      results = await run(group);
     } catch {
-      for (const w of group) await runAlone(crawlId, w);
+      for (const w of group) await runAlone(w);
       return;
     }
     group.forEach((w, i) => w.resolve(results[i]));
   }
 
-  async function drain(crawlId: string, first: Waiting): Promise<void> {
-    for (let group = [first]; group.length; ) {
-      const next: Waiting[] = [];
-      waiting.set(crawlId, next);
-      await runGroup(crawlId, group);
-      group = next;
+  function startNext(): void {
+    while (running < atOnce) {
+      const group = waiting.filter((w) => !busy.has(w.crawlId));
+      if (group.length === 0) return;
+      waiting = waiting.filter((w) => busy.has(w.crawlId));
+      const crawls = new Set(group.map((w) => w.crawlId));
+      for (const crawlId of crawls) busy.add(crawlId);
+      running++;
+      void runGroup(group).finally(() => {
+        running--;
+        for (const crawlId of crawls) busy.delete(crawlId);
+        startNext();
+      });
     }
-    waiting.delete(crawlId);
   }
 
   return (crawlId, request) =>
     new Promise<Res>((resolve, reject) => {
-      const entry = { request, resolve, reject };
-      const queue = waiting.get(crawlId);
-      if (queue) queue.push(entry);
-      else void drain(crawlId, entry);
+      waiting.push({ crawlId, request, resolve, reject });
+      startNext();
     });
+}
+
+/** The requests by crawl, in the order each crawl first came. */
+function byCrawl<Req>(requests: ForCrawl<Req>[]): Map<string, Req[]> {
+  const out = new Map<string, Req[]>();
+  for (const r of requests) out.set(r.crawlId, [...(out.get(r.crawlId) ?? []), r.request]);
+  return out;
 }
 
 export type StoreFn = (crawlId: string, outcomes: PageOutcome[]) => Promise<BatchResult>;
@@ -76,60 +99,17 @@ export const STORES_AT_ONCE = 2;
  * statement (storeBatches, which locks their crawls in order of id).
  */
 export function groupedStores(store: StoresFn, atOnce = STORES_AT_ONCE): StoreFn {
-  interface Waiting {
-    batch: CrawlBatch;
-    resolve: (result: BatchResult) => void;
-    reject: (err: unknown) => void;
-  }
-  let waiting: Waiting[] = [];
-  /** Crawls with a store running. */
-  const busy = new Set<string>();
-  let running = 0;
-
-  const runAlone = (w: Waiting) => store([w.batch]).then(([r]) => w.resolve(r), w.reject);
-
-  async function runGroup(group: Waiting[]): Promise<void> {
-    if (group.length === 1) return runAlone(group[0]);
-    const byCrawl = new Map<string, PageOutcome[]>();
-    for (const w of group) byCrawl.set(w.batch.crawlId, [...(byCrawl.get(w.batch.crawlId) ?? []), ...w.batch.outcomes]);
-    const crawls = [...byCrawl.keys()];
-    let results: BatchResult[];
-    try {
-      results = await store(crawls.map((crawlId) => ({ crawlId, outcomes: byCrawl.get(crawlId)! })));
-    } catch {
-      for (const w of group) await runAlone(w);
-      return;
-    }
-    const byId = new Map(crawls.map((crawlId, i) => [crawlId, results[i]]));
+  return grouped<PageOutcome[], BatchResult>(async (requests) => {
+    const batches = [...byCrawl(requests)].map(([crawlId, outcomes]) => ({ crawlId, outcomes: outcomes.flat() }));
+    const results = await store(batches);
+    const byId = new Map(batches.map((b, i) => [b.crawlId, results[i]]));
     // Each lane hears of its own documents; links admitted and a stop concern the whole crawl.
-    for (const w of group) {
-      const result = byId.get(w.batch.crawlId)!;
-      const mine = new Set(w.batch.outcomes.map((o) => o.row.id));
-      w.resolve({ ...result, stored: result.stored.filter((s) => mine.has(s.urlId)) });
-    }
-  }
-
-  function startNext(): void {
-    while (running < atOnce) {
-      const group = waiting.filter((w) => !busy.has(w.batch.crawlId));
-      if (group.length === 0) return;
-      waiting = waiting.filter((w) => busy.has(w.batch.crawlId));
-      const crawls = new Set(group.map((w) => w.batch.crawlId));
-      for (const crawlId of crawls) busy.add(crawlId);
-      running++;
-      void runGroup(group).finally(() => {
-        running--;
-        for (const crawlId of crawls) busy.delete(crawlId);
-        startNext();
-      });
-    }
-  }
-
-  return (crawlId, outcomes) =>
-    new Promise<BatchResult>((resolve, reject) => {
-      waiting.push({ batch: { crawlId, outcomes }, resolve, reject });
-      startNext();
+    return requests.map(({ crawlId, request }) => {
+      const result = byId.get(crawlId)!;
+      const mine = new Set(request.map((o) => o.row.id));
+      return { ...result, stored: result.stored.filter((s) => mine.has(s.urlId)) };
     });
+  }, atOnce);
 }
 
 /** A lane's claim: up to `max` URLs for its lane run `token`, past `after` first (claimBatch). */
@@ -143,15 +123,22 @@ export interface ClaimRequest {
 export type ClaimForFn = (crawlId: string, owners: string[], after: bigint) => Promise<OwnedUrl[]>;
 
 /**
- * `claim`, with the claims of one crawl's lanes that arrive while one runs made together next. The
- * joint claim looks past the furthest lane's last claim, or from the queue's head if any lane claims
- * from there (a lane run's first claim: URLs put back in the queue are found that way).
+ * `claim`, with the claims of one crawl's lanes that arrive while one runs made together next (claims
+ * of different crawls run at once, apart). The joint claim looks past the furthest lane's last claim,
+ * or from the queue's head if any lane claims from there (a lane run's first claim: URLs put back in
+ * the queue are found that way).
  */
 export function groupedClaims(claim: ClaimForFn): (crawlId: string, request: ClaimRequest) => Promise<ClaimedUrl[]> {
-  return groupedPerCrawl<ClaimRequest, ClaimedUrl[]>(async (crawlId, requests) => {
-    const owners = requests.flatMap((r) => Array<string>(r.max).fill(r.token));
-    const after = requests.some((r) => r.after === 0n) ? 0n : requests.reduce((a, r) => (r.after > a ? r.after : a), 0n);
-    const rows = await claim(crawlId, owners, after);
-    return requests.map((r) => rows.filter((row) => row.owner === r.token).map(({ owner: _, ...url }) => url));
-  });
+  return grouped<ClaimRequest, ClaimedUrl[]>(async (requests) => {
+    const answers = new Map<ClaimRequest, ClaimedUrl[]>();
+    await Promise.all(
+      [...byCrawl(requests)].map(async ([crawlId, claims]) => {
+        const owners = claims.flatMap((r) => Array<string>(r.max).fill(r.token));
+        const after = claims.some((r) => r.after === 0n) ? 0n : claims.reduce((a, r) => (r.after > a ? r.after : a), 0n);
+        const rows = await claim(crawlId, owners, after);
+        for (const r of claims) answers.set(r, rows.filter((row) => row.owner === r.token).map(({ owner: _, ...url }) => url));
+      }),
+    );
+    return requests.map((r) => answers.get(r.request)!);
+  }, Infinity);
 }
