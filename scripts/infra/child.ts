@@ -75,12 +75,12 @@ export function installSignalCleanup(): void {
   }
 }
 
-/** The last `lines` lines of a log file from byte `from` on (this run's part), for error messages. */
 /** What this run of `child` wrote to its log (the file is appended to across runs under one name). */
 export function runOutput(child: Pick<Child, 'logFile' | 'logOffset'>): string {
   return readFileSync(child.logFile).subarray(child.logOffset).toString('utf8');
 }
 
+/** The last `lines` lines of a log file from byte `from` on (this run's part), for error messages. */
 export function logTail(file: string, lines = 30, from = 0): string {
   try {
     const text = readFileSync(file).subarray(from).toString('utf8').trimEnd();
