@@ -156,3 +156,21 @@ export function wcxbSet(dir: string, cacheDir: string): Page[] {
     });
   });
 }
+
+/**
+ * L3S-GN1 (Kohlschütter et al., WSDM 2010; research use): 621 English news articles from Google
+ * News, 2008, every text block labelled by hand. `annotated/` wraps each block in a span whose
+ * class says what it is; the main content here is the headline (`x-nc-sel1`) and the full text
+ * (`x-nc-sel2`), not captions (sel3), related links (sel4) or comments (sel5). Pages are read from
+ * `original/`, their URLs from `url-mapping.txt`.
+ */
+export function l3sSet(dir: string): Page[] {
+  const urls = new Map(readFileSync(join(dir, 'url-mapping.txt'), 'utf8').split('\n').map((line) => line.match(/^<urn:uuid:([^>]+)>\s+(\S+)/)).filter((m) => m !== null).map((m) => [m[1], m[2]]));
+  return readdirSync(join(dir, 'annotated')).filter((f) => f.endsWith('.html')).map((f): Page => {
+    const id = f.slice(0, -'.html'.length);
+    const doc = parseHtml(readFileSync(join(dir, 'annotated', f), 'utf8'));
+    const blocks = [...doc.querySelectorAll('.x-nc-sel1, .x-nc-sel2')].filter((el) => !el.parentElement?.closest('.x-nc-sel1, .x-nc-sel2'));
+    const text = blocks.map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()).join('\n');
+    return { dataset: 'l3s-gn1', id, path: join(dir, 'original', f), url: urls.get(id) ?? `https://l3s.invalid/${id}`, gold: { kind: 'text', text }, heldOut: isHeldOut('l3s-gn1', id) };
+  });
+}
