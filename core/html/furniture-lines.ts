@@ -146,7 +146,12 @@ const FURNITURE_LINE = [
   // Bylines and datelines: "Von: Götz Warnke", "By Tom Pyman", "Publiziert: 03.04.2020, 12:35".
   /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
   /^by\s+\p{Lu}[^.!?:]{0,40}$/u,
-  /^(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
+  /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
+  // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu,
+  // Article tools: "Story Tools: E-MAIL PRINT Text Size", "Email this article", "Print this story", "Send this article to a friend".
+  /^(?:(?:story|article) tools|font size|text size)\s*:/iu,
+  /^(?:e-?mail|print|send|share)(?: this)? (?:article|story|page)?\s*(?:to (?:a )?friends?\b|$)/iu,
   // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
   /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
   // Tag and category lines: "Themen: Ehrenamt Jugendverbände", "Tags: python, docker", "Posted in News".
@@ -174,7 +179,18 @@ const DISCLOSURE_LINE = 400;
 /** Different disclosures a page shows at most (one at the top, one at the end): more are an article about affiliate sales. */
 const DISCLOSURES = 2;
 
-/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE). */
+/**
+ * A copyright or syndication notice: "Copyright 2008 The Associated Press. All rights reserved. This
+ * material may not be published, broadcast, rewritten or redistributed.", "© dpa. Alle Rechte
+ * vorbehalten". It reserves the rights in so many words, or opens with the right and then reserves
+ * it; a sentence about copyright in an article ("the photos may not be published without consent,
+ * a first for copyright law") does neither.
+ */
+const ALL_RIGHTS = /\b(?:all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés)\b/iu;
+const NOTICE_OPENS = /^(?:copyright\b|©|\(c\))/iu;
+const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
+
+/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice). */
 export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   const disclosures = new Map<Element, string>();
@@ -182,6 +198,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     if (length === 0 || length > DISCLOSURE_LINE || line.localName === 'h1') return;
     const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (DISCLOSURE.test(text)) disclosures.set(line, text);
+    else if (ALL_RIGHTS.test(text) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text))) found.add(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)))) found.add(line);
   };
   // A block that also holds blocks: its inline elements standing alone between them are lines.
