@@ -1,7 +1,8 @@
 /**
  * GFM tables for the markdown converter. Data tables become pipe tables; layout tables (those
- * holding another table, as on old table-layout sites) are unwrapped into plain blocks, since a
- * grid of whole page regions is unreadable as a pipe table.
+ * holding another table or a heading of the top three ranks, as on old table-layout sites, where
+ * a cell holds the article with its title) are unwrapped into plain blocks, since a grid of whole
+ * page regions is unreadable as a pipe table, and a heading flattened into a cell is lost.
  *
  * Children convert before parents, so each data cell stores its converted content (`dataCell`)
  * and writes nothing in place; the table (`dataTable`), which sees the whole table, lays out the
@@ -13,11 +14,14 @@ import { ancestorWithTag, findDescendant } from './dom.js';
 const cellText = new WeakMap<Element, string>();
 const dataTableCache = new WeakMap<Element, boolean>();
 
-/** A table with no table inside it. */
+/** What a data table's cell never holds: another table, or a title (`h1`–`h3`). */
+const LAYOUT_INSIDE = new Set(['table', 'h1', 'h2', 'h3']);
+
+/** A table with no table and no h1–h3 inside it. */
 export function isDataTable(table: Element): boolean {
   let data = dataTableCache.get(table);
   if (data === undefined) {
-    data = findDescendant(table, (el) => el.localName === 'table') === undefined;
+    data = findDescendant(table, (el) => LAYOUT_INSIDE.has(el.localName)) === undefined;
     dataTableCache.set(table, data);
   }
   return data;

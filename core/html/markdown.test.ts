@@ -53,6 +53,11 @@ describe('markdown: tables', () => {
     expect(await markdownOf(html)).toBe('Prices\n\n| A |\n| --- |\n| 1 |');
   });
 
+  it('unwraps a layout table whose cell holds the article with its title', async () => {
+    const html = '<table><tr><td><a href="/">Home</a></td></tr><tr><td><h1>Council approves</h1><p>The plan passed.</p><p>It starts in May.</p></td></tr></table>';
+    expect(await markdownOf(html)).toBe('[Home](https://example.com/)\n\n# Council approves\n\nThe plan passed.\n\nIt starts in May.');
+  });
+
   it('unwraps layout tables that contain tables, rendering the inner data table', async () => {
     const html = `<table><tr><td><p>Site</p></td></tr><tr><td>
       <table><tr><th>K</th><th>V</th></tr><tr><td>k</td><td>v</td></tr></table></td></tr></table>`;
