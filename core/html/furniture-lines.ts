@@ -226,7 +226,15 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
 
 /** Whole headings that open a list of other stories, in English and German. */
 const OTHER_STORIES =
-  /^(?:related(?: (?:articles?|posts?|stories|content|reads?|news|coverage|reading))?|more (?:stories|articles|news|posts|reads?|to read|like this|on this topic|from [^.!?]{1,40})|(?:you|readers) (?:may|might|will) (?:also )?(?:like|enjoy|be interested in)|read (?:next|also)|recommended(?: for you| reading| stories| articles)?|trending(?: now| stories| articles| news)?(?: in [^.!?]{1,30})?|popular (?:posts|stories|articles|now)|most (?:read|popular|viewed|shared)(?: stories| articles)?|latest (?:news|posts|stories|articles)|recent (?:posts|articles|stories)(?: [^.!?]{1,40})?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere (?:artikel|themen|beiträge)|lesen sie auch|auch interessant|meistgelesen)\s*[:.!]?$/iu;
+  /^(?:related(?: (?:articles?|posts?|stories|content|reads?|news|coverage|reading))?|more (?:stories|articles|news|posts|reads?|to read|like this|on this topic|from [^.!?]{1,40})|(?:you|readers) (?:may|might|will) (?:also )?(?:like|enjoy|be interested in)|read (?:next|also)|recommended(?: for you| reading| stories| articles)?|trending(?: now| stories| articles| news)?(?: in [^.!?]{1,30})?|popular (?:posts|stories|articles|now)|most (?:read|popular|viewed|shared)(?: stories| articles)?|latest (?:news|posts|stories|articles)|recent (?:posts|articles|stories)(?: [^.!?]{1,40})?|related to this (?:story|article|post)|(?:also|elsewhere) in the news|other (?:news|stories|headlines|articles)(?: [^.!?]{1,40})?|top (?:stories|headlines)|(?:more|latest) headlines|editor'?s'? (?:choice|picks)|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere (?:artikel|themen|beiträge)|verwandte (?:artikel|beiträge|themen)|lesen sie auch|auch interessant|meistgelesen)\s*[:.!]?$/iu;
+/**
+ * Whole lines that open the readers' comments ("Comments are now closed for this story", "Have your
+ * say", "Post a comment", "Readers' comments"): comments are prose, so no share of links is asked of
+ * them. Not a bare "12 comments": on a forum or a blog read for its discussion the replies are the
+ * page.
+ */
+const COMMENTS_OPEN =
+  /^(?:(?:reader|user)s?'? comments|talkback)$|^(?:comments (?:are|have been) (?:now )?closed|there are (?:currently )?no comments|have your say|(?:post|add|leave|write) (?:a |your )?(?:comment|reply)|(?:read|view|show) (?:all )?(?:\d+ )?comments)\b/iu;
 /** Text of the content before such a heading, at least, for it to end an article. */
 const STORY_BEFORE = 500;
 /** Share of link text from which what follows such a heading is a list of other stories. */
@@ -249,7 +257,9 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
     // A heading, or a line of its own without links (`<p class="uppercase">Trending stories</p>`).
     const line = /^h[2-6]$/.test(el.localName) || (s.inline === s.text && s.links === 0);
     if (!line || s.text > 60 || s.text === 0 || !root.contains(el)) continue;
-    if (!OTHER_STORIES.test((el.textContent ?? '').replace(/\s+/g, ' ').trim())) continue;
+    const wording = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const comments = COMMENTS_OPEN.test(wording);
+    if (!comments && !OTHER_STORIES.test(wording)) continue;
     const rest = fromHereOn(el, root);
     const after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
     total ??= visibleTextLength(root);
@@ -258,7 +268,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
     // nothing after it (its teasers went as furniture), the heading goes alone.
     const links = rest.reduce((sum, r) => sum + linkTextLength(r), 0);
     const teasers = after - s.text;
-    if (teasers > 0 && links < STORY_LINK_SHARE * teasers) continue;
+    if (!comments && teasers > 0 && links < STORY_LINK_SHARE * teasers) continue;
     for (const r of rest) found.add(r);
     return found;
   }

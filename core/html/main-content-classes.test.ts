@@ -472,4 +472,17 @@ git clone &lt;repo url&gt;</code></pre>`;
       expect(md).not.toContain(furniture);
     }
   });
+
+  it('drops the readers\' comments after a line that opens them, and other stories after a heading that names them, without class words', async () => {
+    const reader = (name: string) => `<p>Posted by: ${name} on January 6, 2008</p><p>I have lived by the river for years, and frankly, the council has promised this before, twice, without doing anything at all, so forgive me.</p>`;
+    const related = [1, 2, 3].map((i) => `<li><a href="/2008/01/other-${i}">Other headline number ${i} about the week</a></li>`).join('');
+    const md = await main(`${siteChrome}<div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}
+      <p><b>Related to this story:</b></p><ul>${related}</ul>
+      <p>Comments are now closed for this story</p>${reader('ann')}${reader('bob')}</div>`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('The flood report, published on day 4');
+    for (const furniture of ['Related to this story', 'Other headline number 2', 'Comments are now closed', 'Posted by', 'I have lived by the river']) {
+      expect(md).not.toContain(furniture);
+    }
+  });
 });
