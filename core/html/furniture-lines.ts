@@ -30,6 +30,17 @@ function isLoneInline(el: Element, stats: StatsMap): boolean {
   return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
 }
 
+const BREAKS = new Set(['br', 'hr']);
+
+/** `isLoneInline`, or an inline element between line breaks (`<br>`, `<hr>`) or the ends of its block. */
+function isBetweenBreaks(el: Element, stats: StatsMap): boolean {
+  const alone = (node: Node | null, next: (n: Node) => Node | null): boolean => {
+    while (node && (isBlank(node) || node.nodeType === 8)) node = next(node);
+    return !node || (node.nodeType === 1 && (stats.has(node as Element) || BREAKS.has((node as Element).localName)));
+  };
+  return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
+}
+
 /**
  * The line that a text node belongs to: its block (the nearest ancestor with stats, or `root`), or,
  * when that block also holds blocks, the inline element under it that stands alone between them.
@@ -188,6 +199,8 @@ const DISCLOSURES = 2;
  */
 const ALL_RIGHTS = /\b(?:all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés)\b/iu;
 const NOTICE_OPENS = /^(?:copyright\b|©|\(c\))/iu;
+/** Characters at most of a notice line: two sentences, not a paragraph that ends with one. */
+const NOTICE_LINE = 250;
 const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
 
 /** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice). */
@@ -198,14 +211,16 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     if (length === 0 || length > DISCLOSURE_LINE || line.localName === 'h1') return;
     const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (DISCLOSURE.test(text)) disclosures.set(line, text);
-    else if (ALL_RIGHTS.test(text) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text))) found.add(line);
+    else if (length <= NOTICE_LINE && (ALL_RIGHTS.test(text) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.add(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)))) found.add(line);
   };
-  // A block that also holds blocks: its inline elements standing alone between them are lines.
+  // A block that also holds blocks: its inline elements standing alone between them are lines; so
+  // are those between line breaks in a block too long to be one line (`…</p><hr><span
+  // class="legal">Copyright …</span><br>` at the end of a story written with `<br>`s).
   const judgeInline = (block: Element): void => {
     if (stats.get(block)!.inline === 0) return;
     for (let c = block.firstElementChild; c; c = c.nextElementSibling) {
-      if (!stats.has(c) && isLoneInline(c, stats)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
+      if (!stats.has(c) && isBetweenBreaks(c, stats)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
     }
   };
   judgeInline(root);
@@ -216,7 +231,8 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
       judgeInline(el);
       return true;
     }
-    judge(el, s.text, s.commas);
+    if (s.text > DISCLOSURE_LINE) judgeInline(el);
+    else judge(el, s.text, s.commas);
     return false;
   });
   // The same disclosure repeated under every product is furniture however often it comes.

@@ -471,6 +471,11 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const furniture of ['Story Tools', 'Last Updated', '16 January 2008', 'Email this article', 'Print this story', 'Associated Press', 'All rights reserved']) {
       expect(md).not.toContain(furniture);
     }
+    // A story written with <br>s: the notice is a line between line breaks, not a block of its own.
+    const sentences = Array.from({ length: 12 }, (_, i) => `The river report, published on day ${i + 1}, says that councils, schools and hospitals will share the cost.`);
+    const brStory = await main(`<div><h1>Council approves the river plan</h1><div>${sentences.join('<br><br>')}<br><br><hr><span class="legal">Copyright 2008 The Associated Press. All rights reserved. This material may not be published, broadcast, rewritten or redistributed.</span><br><br></div></div>`);
+    expect(brStory).toContain('published on day 12');
+    expect(brStory).not.toContain('Associated Press');
   });
 
   it('drops the readers\' comments after a line that opens them, and other stories after a heading that names them, without class words', async () => {
