@@ -21,22 +21,16 @@ const COMMA = /[,\uff0c\u3001\u060c]/;
 
 const isBlank = (node: Node): boolean => node.nodeType === 3 && !/\S/.test(node.nodeValue ?? '');
 
-/** An inline element (no stats) whose neighbours in its block are blocks or blank text. */
-function isLoneInline(el: Element, stats: StatsMap): boolean {
-  const alone = (node: Node | null, next: (n: Node) => Node | null): boolean => {
-    while (node && (isBlank(node) || node.nodeType === 8)) node = next(node);
-    return !node || (node.nodeType === 1 && stats.has(node as Element));
-  };
-  return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
-}
-
 const BREAKS = new Set(['br', 'hr']);
 
-/** `isLoneInline`, or an inline element between line breaks (`<br>`, `<hr>`) or the ends of its block. */
-function isBetweenBreaks(el: Element, stats: StatsMap): boolean {
+/**
+ * An inline element (no stats) whose neighbours in its block are blocks or blank text; with
+ * `breaks`, line breaks (`<br>`, `<hr>`) count as such neighbours too.
+ */
+function isLoneInline(el: Element, stats: StatsMap, breaks = false): boolean {
   const alone = (node: Node | null, next: (n: Node) => Node | null): boolean => {
     while (node && (isBlank(node) || node.nodeType === 8)) node = next(node);
-    return !node || (node.nodeType === 1 && (stats.has(node as Element) || BREAKS.has((node as Element).localName)));
+    return !node || (node.nodeType === 1 && (stats.has(node as Element) || (breaks && BREAKS.has((node as Element).localName))));
   };
   return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
 }
@@ -220,7 +214,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   const judgeInline = (block: Element): void => {
     if (stats.get(block)!.inline === 0) return;
     for (let c = block.firstElementChild; c; c = c.nextElementSibling) {
-      if (!stats.has(c) && isBetweenBreaks(c, stats)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
+      if (!stats.has(c) && isLoneInline(c, stats, true)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
     }
   };
   judgeInline(root);
