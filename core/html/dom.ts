@@ -13,9 +13,31 @@ export const MAX_DEPTH = 512;
 
 export function parseHtml(html: string): Document {
   // `force` so an empty body still yields a document with <html>, <head> and <body>.
-  const doc = createDocument(html, true);
+  let doc = createDocument(html, true);
+  const repaired = closeRunawayTitle(doc, html);
+  if (repaired !== undefined) doc = createDocument(repaired, true);
   limitDepth(doc.documentElement, MAX_DEPTH);
   return doc;
+}
+
+/** A title this long that holds a tag is a page swallowed by its title, not a title. */
+const RUNAWAY_TITLE = 500;
+const TAG_LIKE = /<\/?[a-z][^>]*>/i;
+
+/**
+ * A `<title>` that is never closed (or closed by a typo such as `</titlevalue>`) is, by the HTML
+ * standard, text up to the end of the file: the page has an empty body and a browser shows nothing.
+ * Lenient parsers (libxml2, which the Python extractors use) end such a title at the next tag, so a
+ * scrape of it should too. Returns the page with `</title>` inserted before that tag, or undefined
+ * when the title is an ordinary one.
+ */
+function closeRunawayTitle(doc: Document, html: string): string | undefined {
+  const text = doc.getElementsByTagName('title')[0]?.textContent ?? '';
+  if (text.length < RUNAWAY_TITLE || !TAG_LIKE.test(text)) return undefined;
+  const open = /<title\b[^>]*>/i.exec(html);
+  if (!open) return undefined;
+  const next = html.indexOf('<', open.index + open[0].length);
+  return next < 0 ? undefined : `${html.slice(0, next)}</title>${html.slice(next)}`;
 }
 
 const ELEMENT_NODE = 1;

@@ -50,4 +50,19 @@ describe('processPage formats', () => {
     expect(flattened.at(-1)).toBe('end');
     expect(paragraphs.length - 1 + flattened.length - 1).toBe(depth);
   });
+
+  it('ends a <title> that is never closed at the next tag instead of losing the page to it', async () => {
+    const story = 'The council voted on Tuesday to rebuild the harbour wall before the winter storms. '.repeat(8);
+    const body = `<html><head><title>Harbour news<!-- ad slot --><script src="/ads.js"></script>
+<meta name="description" content="Local news"></head><body><h1>Wall to be rebuilt</h1><p>${story}</p></body></html>`;
+    for (const onlyMainContent of [false, true]) {
+      const result = await processPage({ body, url, formats: new Set(['markdown']), onlyMainContent });
+      expect(result.markdown).toBe(`# Wall to be rebuilt\n\n${story.trim()}`);
+      expect(result.metadata.title).toBe('Harbour news');
+    }
+    // A closed title holding a tag-like text is left as it is.
+    const closed = await processPage({ body: '<title>Use <b> for bold</title><p>Body</p>', url, formats: new Set(['markdown']) });
+    expect(closed.metadata.title).toBe('Use <b> for bold');
+    expect(closed.markdown).toBe('Body');
+  });
 });
