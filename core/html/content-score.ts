@@ -20,6 +20,8 @@ export interface Stats {
   score: number;
   /** Undiluted sum of the paragraph scores of the text blocks inside the element, each times its share of text outside links. */
   mass: number;
+  /** Of that mass, the blurbs of teasers: text blocks that follow a headline linking elsewhere. */
+  teaser: number;
   /** Own inline text: characters and commas not inside a nested block. */
   inline: number;
   inlineCommas: number;
@@ -62,7 +64,7 @@ export type StatsMap = Map<Element, Stats>;
 
 function emptyStats(): Stats {
   return {
-    text: 0, linkText: 0, commas: 0, score: 0, mass: 0, inline: 0, inlineCommas: 0,
+    text: 0, linkText: 0, commas: 0, score: 0, mass: 0, teaser: 0, inline: 0, inlineCommas: 0,
     paragraphs: 0, images: 0, inputs: 0, media: 0, fragmentLinks: 0, links: 0, codeText: 0,
   };
 }
@@ -105,6 +107,7 @@ function addChild(s: Stats, cs: Stats, link: boolean): void {
   s.linkText += link ? cs.text : cs.linkText;
   s.commas += cs.commas;
   s.mass += cs.mass;
+  s.teaser += cs.teaser;
   s.paragraphs += cs.paragraphs;
   s.images += cs.images;
   s.inputs += cs.inputs;
@@ -147,7 +150,9 @@ export function measure(root: Element): StatsMap {
     if (s.inline >= (el.localName === 'li' ? MIN_LIST_ITEM : MIN_BLOCK) && !NOT_PARAGRAPH.has(el.localName)) {
       const points = 1 + s.inlineCommas + Math.min(Math.floor(s.inline / 100), 3);
       // Mass is prose: a block that is mostly link text (a teaser, a menu entry) weighs little.
-      s.mass += points * (1 - s.linkText / s.text);
+      const prose = points * (1 - s.linkText / s.text);
+      s.mass += prose;
+      if (followsHeadline(el, map)) s.teaser += prose;
       let up = el.parentElement;
       for (let level = 0; level < ANCESTOR_LEVELS && up; level++, up = up.parentElement) {
         const us = map.get(up);
@@ -162,6 +167,24 @@ export function measure(root: Element): StatsMap {
   };
   visitBlock(root);
   return map;
+}
+
+/** A headline's length at most: one line of link text. */
+const HEADLINE_TEXT = 150;
+
+/**
+ * A block right after a headline that links to another page and is nothing else (`<dt><a>`,
+ * `<h3><a>`, a lone link): the blurb of a teaser, however much prose it holds.
+ */
+function followsHeadline(el: Element, map: StatsMap): boolean {
+  const prev = el.previousElementSibling;
+  const ps = prev && map.get(prev);
+  return !!ps && ps.text > 0 && ps.text <= HEADLINE_TEXT && ps.linkText === ps.text && ps.links - ps.fragmentLinks === 1;
+}
+
+/** Prose of the element's own: its paragraph mass without the blurbs of teasers. */
+export function ownProse(s: Stats): number {
+  return s.mass - s.teaser;
 }
 
 export function linkDensity(s: Stats): number {

@@ -180,6 +180,17 @@ export function linkTextUnder(el: Element): number {
   return total;
 }
 
+/**
+ * Moves `first` and the nodes after it in its parent into a `<span>` put in its place, and returns
+ * the span: the rest of a block whose lines are inline elements and text, as one element.
+ */
+export function wrapFrom(first: Element): Element {
+  const wrapper = first.ownerDocument.createElement('span');
+  first.parentNode!.insertBefore(wrapper, first);
+  while (wrapper.nextSibling) wrapper.appendChild(wrapper.nextSibling);
+  return wrapper;
+}
+
 /** `first` and every element after it inside `root`: its following siblings, then its ancestors' (below `root`). */
 export function fromHereOn(first: Element, root: Element): Element[] {
   const rest: Element[] = [first];

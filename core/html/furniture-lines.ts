@@ -5,7 +5,7 @@
  * between blocks (`</p><time>Publiziert: …</time><div>`, `</p><a>Back to the list</a></div>`).
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, fromHereOn, linkTextUnder, MEDIA_TAGS, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, fromHereOn, linkTextUnder, MEDIA_TAGS, visibleTextLength, walkElements, wrapFrom } from './dom.js';
 
 /** Characters at most of a line before the title or after the last prose that is not content. */
 const EDGE_LINE = 100;
@@ -19,7 +19,15 @@ interface LineStats {
 
 const COMMA = /[,\uff0c\u3001\u060c]/;
 
-const isBlank = (node: Node): boolean => node.nodeType === 3 && !/\S/.test(node.nodeValue ?? '');
+/** Blank text, or an empty inline element (`<a name="comments"></a>`): nothing a reader sees. */
+const isBlank = (node: Node): boolean => {
+  if (node.nodeType === 3) return !/\S/.test(node.nodeValue ?? '');
+  const el = node as Element;
+  return node.nodeType === 1 && !el.firstChild && INLINE_EMPTY.has(el.localName);
+};
+
+/** Inline elements that show nothing when empty (an `<img>` or a `<br>` shows something). */
+const INLINE_EMPTY = new Set(['a', 'span', 'b', 'strong', 'i', 'em', 'font', 'small']);
 
 const BREAKS = new Set(['br', 'hr']);
 
@@ -245,6 +253,11 @@ const OTHER_STORIES =
  */
 const COMMENTS_OPEN =
   /^(?:(?:reader|user)s?'? comments|talkback)$|^(?:comments (?:are|have been) (?:now )?closed|there are (?:currently )?no comments|have your say|(?:post|add|leave|write) (?:a |your )?(?:comment|reply)|(?:read|view|show) (?:all )?(?:\d+ )?comments)\b/iu;
+/**
+ * Of those, the ones that only readers' comments follow, however long: not "Add a comment" or
+ * "Post reply", which a forum or a Q&A page shows under the question, above the answers.
+ */
+const COMMENTS_ONLY = /^(?:(?:reader|user)s?'? comments|talkback)$|^(?:comments (?:are|have been) (?:now )?closed|have your say)\b/iu;
 /** Text of the content before such a heading, at least, for it to end an article. */
 const STORY_BEFORE = 500;
 /** Share of link text from which what follows such a heading is a list of other stories. */
@@ -262,25 +275,44 @@ function linkTextLength(el: Element): number {
 export function collectOtherStories(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   let total: number | undefined; // measured once a heading matches: most pages have none
-  for (const el of stats.keys()) {
-    const s = stats.get(el)!;
-    // A heading, or a line of its own without links (`<p class="uppercase">Trending stories</p>`).
-    const line = /^h[2-6]$/.test(el.localName) || (s.inline === s.text && s.links === 0);
-    if (!line || s.text > 60 || s.text === 0 || !root.contains(el)) continue;
+  // Whether the line `el` ends the article; if so, what goes with it is in `found`.
+  const ends = (el: Element, length: number, inline: boolean): boolean => {
     const wording = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
     const comments = COMMENTS_OPEN.test(wording);
-    if (!comments && !OTHER_STORIES.test(wording)) continue;
-    const rest = fromHereOn(el, root);
-    const after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
+    if (!comments && !OTHER_STORIES.test(wording)) return false;
+    let rest = fromHereOn(el, root);
+    let after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
+    // After an inline line, the text of its block goes on in text nodes too.
+    for (let n = el.nextSibling; inline && n; n = n.nextSibling) if (n.nodeType === 3) after += visibleTextLength(n);
     total ??= visibleTextLength(root);
-    if (total - after < Math.max(STORY_BEFORE, after)) continue;
+    // Other stories follow a larger article; readers' comments often outgrow it.
+    if (total - after < (COMMENTS_ONLY.test(wording) ? STORY_BEFORE : Math.max(STORY_BEFORE, after))) return false;
     // Teasers are headlines that link: prose after such a heading is the article going on. With
     // nothing after it (its teasers went as furniture), the heading goes alone.
     const links = rest.reduce((sum, r) => sum + linkTextLength(r), 0);
-    const teasers = after - s.text;
-    if (!comments && teasers > 0 && links < STORY_LINK_SHARE * teasers) continue;
+    const teasers = after - length;
+    if (!comments && teasers > 0 && links < STORY_LINK_SHARE * teasers) return false;
+    // The inline line and the nodes after it go as one element.
+    if (inline) rest = fromHereOn(wrapFrom(el), root);
     for (const r of rest) found.add(r);
-    return found;
+    return true;
+  };
+  for (const el of stats.keys()) {
+    const s = stats.get(el)!;
+    if (s.text === 0 || !root.contains(el)) continue;
+    // A heading, or a line of its own without links (`<p class="uppercase">Trending stories</p>`).
+    const line = /^h[2-6]$/.test(el.localName) || (s.inline === s.text && s.links === 0);
+    if (line && s.text <= OPENER_LINE && ends(el, s.text, false)) return found;
+    // Or an inline line among the blocks or breaks of a story (`</p><hr><b>Comments are now closed</b><br>`).
+    if (line || s.inline === 0) continue;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (stats.has(c) || !isLoneInline(c, stats, true)) continue;
+      const length = visibleTextLength(c, undefined, OPENER_LINE + 1);
+      if (length > 0 && length <= OPENER_LINE && linkTextLength(c) === 0 && ends(c, length, true)) return found;
+    }
   }
   return found;
 }
+
+/** Characters at most of a line that opens other stories or comments. */
+const OPENER_LINE = 60;

@@ -490,4 +490,24 @@ git clone &lt;repo url&gt;</code></pre>`;
       expect(md).not.toContain(furniture);
     }
   });
+
+  it('drops comments opened by an inline line among the story\'s paragraphs, even when they outgrow the story', async () => {
+    const reader = (name: string) => `<br><b>${name}</b><br>I have lived by the river for years, and frankly, the council has promised this before, twice, without doing anything at all, so forgive me if I doubt it.<br><br><hr>`;
+    const md = await main(`${siteChrome}<div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}
+      <hr><a name="commentSection"></a><b>Comments are now closed for this story</b><br><br>${['ann', 'bob', 'cy', 'dee', 'eve', 'flo'].map(reader).join('')}</div>`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('The budget report, published on day 4');
+    for (const furniture of ['Comments are now closed', 'ann', 'flo', 'I have lived by the river']) expect(md).not.toContain(furniture);
+  });
+
+  it('picks the story when lists of headlines with blurbs (dt/dd) hold more prose than the story itself', async () => {
+    const blurb = (i: number) => `<dt class="headline"><a href="/2008/01/other-${i}.html">Other headline number ${i} about the week</a></dt>
+      <dd>The resale market, in the city's major districts, enjoyed a record year for sales and prices, the association said on day ${i}, and agents expect more.</dd>`;
+    const lineup = (title: string, from: number) => `<div class="lineuproll"><h3>${title}</h3><dl>${[0, 1, 2, 3, 4].map((i) => blurb(from + i)).join('')}</dl></div>`;
+    const md = await main(`${siteChrome}<div id="main"><div id="story"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}</div>
+      <div id="lineups">${lineup('B.C. Headlines', 1)}${lineup('Canada Headlines', 6)}${lineup('World Headlines', 11)}${lineup('Health Headlines', 16)}</div></div>`);
+    expect(md).toContain('# Council approves the river plan');
+    expect(md).toContain('The flood report, published on day 4');
+    for (const furniture of ['Headlines', 'Other headline number', 'resale market']) expect(md).not.toContain(furniture);
+  });
 });

@@ -13,7 +13,7 @@
  *    candidate, widened to an ancestor several good candidates share, to a parent that scores
  *    higher or holds much more prose (documentation spreads its text over sections), then to its
  *    parent when siblings are content too (the other siblings are dropped).
- * 3. When that root does not hold most of the page's prose (listing, home and search pages, where
+ * 3. When that root does not hold most of the page's prose, teasers' blurbs aside (listing, home and search pages, where
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
  *    content, so nothing is cut but other stories after the article and the lines that end it after
  *    its last prose.

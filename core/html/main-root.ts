@@ -5,7 +5,7 @@
  * when siblings are content too, and up to the article's title; or body, when that root does not
  * hold most of the page's prose, or is a sliver of the page's text.
  */
-import { candidateScore, linkDensity, type Stats, type StatsMap } from './content-score.js';
+import { candidateScore, linkDensity, ownProse, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia } from './dom.js';
 
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
@@ -80,13 +80,15 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
     const us = stats.get(up);
     if (!us) continue;
-    const mass = stats.get(top)!.mass;
-    if (elementChildren(up).length > 1 && us.mass - mass < gain * mass) break;
+    const prose = ownProse(stats.get(top)!);
+    if (elementChildren(up).length > 1 && ownProse(us) - prose < gain * prose) break;
     top = up;
   }
   return top;
 }
 
+/** Share of a sibling's prose in teasers' blurbs from which it is not content. */
+const TEASER_SIBLING = 0.5;
 /** `compareDocumentPosition`: the other node follows this one. */
 const FOLLOWING = 4;
 const SENTENCE_END = /[.!?。！？]["'”’)]?\s*$/;
@@ -96,6 +98,8 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
   const s = stats.get(sibling);
   const ts = stats.get(top)!;
   if (!s || s.text === 0) return hasMedia(sibling) && sibling.localName !== 'a';
+  // Lists of headlines with a blurb each are other stories, however much they score.
+  if (s.teaser > TEASER_SIBLING * s.mass) return false;
   const topScore = candidateScore(top, ts);
   const threshold = Math.max(10, topScore * 0.2);
   const bonus = sibling.className && sibling.className === top.className ? topScore * 0.2 : 0;
@@ -129,8 +133,11 @@ export function chooseRoot(body: Element, stats: StatsMap): { root: Element; dro
     }
   }
   // The root's prose and text without the siblings it drops.
-  const kept = (key: 'mass' | 'text'): number => (stats.get(root)?.[key] ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.[key] ?? 0), 0);
-  if (kept('mass') < CLEAR_ROOT_SHARE * (stats.get(body)?.mass ?? 0)) return whole;
+  const kept = (key: 'mass' | 'text' | 'teaser'): number => (stats.get(root)?.[key] ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.[key] ?? 0), 0);
+  // Teasers' blurbs are not the page's prose: on older news templates, lists of other stories with
+  // a blurb each outweigh the article they surround.
+  const prose = kept('mass') - kept('teaser');
+  if (prose <= 0 || prose < CLEAR_ROOT_SHARE * ownProse(stats.get(body)!)) return whole;
   // A sliver of the page (a promotion, a blurb) can hold its only prose when the rest is product
   // cards or headlines: that page has no main block either.
   const text = kept('text');
