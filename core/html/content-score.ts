@@ -182,8 +182,8 @@ function followsHeadline(el: Element, map: StatsMap): boolean {
   return !!ps && ps.text > 0 && ps.text <= HEADLINE_TEXT && ps.linkText === ps.text && ps.links - ps.fragmentLinks === 1;
 }
 
-/** Prose of the element's own: its paragraph mass without the blurbs of teasers. */
-export function ownProse(s: Stats): number {
+/** An element's paragraph mass without the blurbs of teasers: the prose that is the page's. */
+export function proseMass(s: Stats): number {
   return s.mass - s.teaser;
 }
 

@@ -5,7 +5,7 @@
  * when siblings are content too, and up to the article's title; or body, when that root does not
  * hold most of the page's prose, or is a sliver of the page's text.
  */
-import { candidateScore, linkDensity, ownProse, type Stats, type StatsMap } from './content-score.js';
+import { candidateScore, linkDensity, proseMass, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia } from './dom.js';
 
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
@@ -80,8 +80,8 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
     const us = stats.get(up);
     if (!us) continue;
-    const prose = ownProse(stats.get(top)!);
-    if (elementChildren(up).length > 1 && ownProse(us) - prose < gain * prose) break;
+    const prose = proseMass(stats.get(top)!);
+    if (elementChildren(up).length > 1 && proseMass(us) - prose < gain * prose) break;
     top = up;
   }
   return top;
@@ -133,14 +133,14 @@ export function chooseRoot(body: Element, stats: StatsMap): { root: Element; dro
     }
   }
   // The root's prose and text without the siblings it drops.
-  const kept = (key: 'mass' | 'text' | 'teaser'): number => (stats.get(root)?.[key] ?? 0) - [...drop].reduce((sum, el) => sum + (stats.get(el)?.[key] ?? 0), 0);
+  const kept = (of: (s: Stats) => number): number => of(stats.get(root)!) - [...drop].reduce((sum, el) => sum + (stats.has(el) ? of(stats.get(el)!) : 0), 0);
   // Teasers' blurbs are not the page's prose: on older news templates, lists of other stories with
   // a blurb each outweigh the article they surround.
-  const prose = kept('mass') - kept('teaser');
-  if (prose <= 0 || prose < CLEAR_ROOT_SHARE * ownProse(stats.get(body)!)) return whole;
+  const prose = kept(proseMass);
+  if (prose <= 0 || prose < CLEAR_ROOT_SHARE * proseMass(stats.get(body)!)) return whole;
   // A sliver of the page (a promotion, a blurb) can hold its only prose when the rest is product
   // cards or headlines: that page has no main block either.
-  const text = kept('text');
+  const text = kept((s) => s.text);
   if (text < SLIVER_TEXT && text < SLIVER_SHARE * (stats.get(body)?.text ?? 0)) return whole;
   return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
 }
