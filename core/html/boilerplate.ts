@@ -255,6 +255,8 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (SECTION_EDGE_TAGS.has(tag)) return insideContentSection(el) ? undefined : 'edge';
   if (tag === 'form' && isUtilityForm(el)) return 'form';
   if (tag === 'figcaption') return isPictureCaption(el, []) ? 'tag' : undefined;
+  // A native drop-down is the combobox or listbox of CHROME_ROLES: its options are choices, not text.
+  if (tag === 'select') return 'role';
   // Most elements have no attributes at all; the rest of the evidence is in attributes.
   if (!el.hasAttributes()) return undefined;
   const role = el.getAttribute('role')?.trim().toLowerCase();

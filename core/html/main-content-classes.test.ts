@@ -510,4 +510,12 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The flood report, published on day 4');
     for (const furniture of ['Headlines', 'Other headline number', 'resale market']) expect(md).not.toContain(furniture);
   });
+
+  it("drops a native drop-down's options inside the article, as it does an ARIA listbox", async () => {
+    const md = await main(`<main><article>${story}<p>The figures below are for the whole country; pick your state to see what the plan costs where you live:
+      <select name="state"><option>Alabama</option><option>Alaska</option><option>Arizona</option></select></p>${prose('harbour')}</article></main>`);
+    expect(md).toContain('pick your state to see what the plan costs where you live:');
+    expect(md).toContain('The harbour report, published on day 4');
+    for (const option of ['Alabama', 'Alaska', 'Arizona']) expect(md).not.toContain(option);
+  });
 });
