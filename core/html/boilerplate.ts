@@ -40,6 +40,8 @@ const CHROME_WORDS = new Set([
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
   'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
   'nocomments',
+  // Legal fine print. Not `signature`: API references name a function's signature so.
+  'disclaimer', 'disclaimers', 'banners',
   'readmore', 'rating', 'ratings', 'donate', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
@@ -243,6 +245,17 @@ function isPictureCaption(el: Element, parts: readonly string[]): boolean {
   return el.localName === 'figcaption' && holder.localName === 'figure' && visibleTextLength(holder, new Set([el]), 1) === 0;
 }
 
+/**
+ * A forum post's or a message's signature (`post-signature`, `signaturecontainer`), named in its
+ * class. Not in an id (headings' anchors spell out API names: `crypto_verify_signature`), nor with
+ * code or in a table: API references name a function's signature so (`func_signature`).
+ */
+function isSignature(el: Element): boolean {
+  if (!classTokens(el).some((t) => t.includes('signature'))) return false;
+  for (let up = el.parentElement; up; up = up.parentElement) if (up.localName === 'table') return false;
+  return findDescendant(el, (d) => d.localName === 'code' || d.localName === 'pre') === undefined;
+}
+
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';
 
 /**
@@ -265,7 +278,7 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   // Marked to stay out of search snippets: bylines, bios, disclaimers, boxes of other posts.
   if (el.hasAttribute('data-nosnippet')) return 'words';
   const parts = classIdParts(el);
-  if (parts.some(isChromeWord) || leadsWithChromeWord(el) || isPictureCaption(el, parts)) return 'words';
+  if (parts.some(isChromeWord) || leadsWithChromeWord(el) || isPictureCaption(el, parts) || isSignature(el)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;
 }

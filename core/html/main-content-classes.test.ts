@@ -518,4 +518,20 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The harbour report, published on day 4');
     for (const option of ['Alabama', 'Alaska', 'Arizona']) expect(md).not.toContain(option);
   });
+
+  it("drops a legal disclaimer and forum posts' signatures, and keeps an API reference's function signatures", async () => {
+    const post = (who: string, topic: string) => `<div class="post"><p class="author"><a href="/u/${who}">${who}</a></p><div class="post-body">${prose(topic)}</div>
+      <div class="signature">Proud owner of a 1998 rowing boat. My views are my own, ${who}.</div></div>`;
+    const forum = await main(`${siteChrome}<main><h1>Council approves the river plan</h1>${post('ann', 'river')}${post('bob', 'flood')}${post('cy', 'bridge')}
+      <div class="legal-disclaimer"><p>The posts on this forum are the opinions of their writers and not of News Example, which takes no responsibility for them.</p></div></main>${siteFooter}`);
+    expect(forum).toContain('The flood report, published on day 3');
+    expect(forum).toContain('The bridge report, published on day 4');
+    expect(forum).not.toContain('Proud owner');
+    expect(forum).not.toContain('takes no responsibility');
+    const reference = await main(`<main><h1>Array functions</h1>${prose('array')}<p class="func_signature"><code>array_append</code>(<code>anyarray</code>, <code>anyelement</code>) → <code>anyarray</code></p>
+      <p>Appends an element to the end of an array, which must be of the same type, and returns the new array.</p>
+      <h3 id="array_remove_signature">array_remove</h3><p>Removes every element equal to the given value, and returns the array that is left.</p></main>`);
+    expect(reference).toContain('`array_append`(`anyarray`, `anyelement`) → `anyarray`');
+    expect(reference).toContain('### array\\_remove');
+  });
 });
