@@ -534,4 +534,15 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(reference).toContain('`array_append`(`anyarray`, `anyelement`) → `anyarray`');
     expect(reference).toContain('### array\\_remove');
   });
+
+  it('drops other stories with blurbs after the usual headings in French, Spanish, Italian, Portuguese and Dutch', async () => {
+    const related = [1, 2, 3].map((i) => `<p><a href="/2026/11/autre-${i}">Un autre titre numéro ${i} sur la semaine</a> Le conseil, réuni mardi soir, a voté le budget de la ville pour l'année prochaine.</p>`).join('');
+    for (const heading of ['À lire aussi', 'Noticias relacionadas', 'Leggi anche', 'Leia também', 'Lees ook']) {
+      const md = await main(`${siteChrome}<div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}
+        <h3>${heading}</h3>${related}</div>`);
+      expect(md).toContain('The flood report, published on day 4');
+      expect(md).not.toContain(heading);
+      expect(md).not.toContain('Un autre titre');
+    }
+  });
 });
