@@ -139,8 +139,12 @@ export function isHeaderLike(el: Element): boolean {
   return el.localName === 'header' || classIdParts(el).some((p) => HEADER_LIKE.has(p));
 }
 
-/** Whole class tokens that hide an element visually or keep it for screen readers only. */
-const HIDDEN_CLASSES = new Set(['hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text']);
+/**
+ * Whole class tokens that hide an element visually or keep it for screen readers only (utility
+ * classes `is-hidden`, `u-hidden`; Invision forums' `ipsHide`). Not `hide` nor `invisible`: pages
+ * reveal accordions and scroll-in animations by taking them off (service pages lost text to them).
+ */
+const HIDDEN_CLASSES = new Set(['hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'is-hidden', 'u-hidden', 'ipshide']);
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
