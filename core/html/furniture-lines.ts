@@ -174,6 +174,34 @@ const FURNITURE_LINE = [
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
 
+/** Characters at most of a dateline. */
+const DATELINE = 120;
+/** Datelines above an article at most (a source's and a writer's): more are a listing's dates. */
+const DATELINES = 2;
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?`;
+const DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?\b\.?`;
+/** A date: "January 11, 2008", "28th December, 2007", "18 Jan", "Dec 29", "1/10/2008", "2008-01-14". */
+const DATE = new RegExp(String.raw`\b(?:${DAY}\s+${MONTH}(?:,?\s+\d{4}\b)?|${MONTH}\s+(?:${DAY},?(?:\s+\d{4}\b)?|\d{4}\b)|\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\d{4}-\d{2}-\d{2}\b)`, 'giu');
+const AGO = /\b\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/iu;
+const TIME = /\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?/giu;
+/** What a dateline holds besides the date and a source or a writer: weekdays, a year, "2 hours ago", "Published:", time zones. */
+const DATELINE_FILLER =
+  /\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?|\b\d{4}\b|\b\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?)\b|\b(?:ago|by|at|on|published|posted|updated|last|uhr|am|um|von|[ecpm][sd]?t|gmt|utc|cet|bst)\b|[^\p{L}\s]+/giu;
+/**
+ * A dateline: a date with a year or a time, and at most a few capitalised words beside it, a source or
+ * a writer ("Associated Press - January 11, 2008 4:13 PM ET", "By SUMETH PANPETCH, Associated Press
+ * Writer 1 hour, 40 minutes ago", "Eurosport - Sat, 29 Dec 15:58:00 2007"). Not a heading ("March
+ * 2020"), nor a line with words in lower case ("March 2020: the lockdown begins").
+ */
+function isDateline(line: Element, text: string): boolean {
+  if (text.length > DATELINE || /^h[2-6]$/.test(line.localName)) return false;
+  const ago = AGO.test(text);
+  const dates = text.match(DATE);
+  if (!ago && !(dates && (dates.some((d) => /\d{4}/.test(d)) || /\d{1,2}[:.]\d{2}/.test(text)))) return false;
+  const words = text.replace(DATE, ' ').replace(TIME, ' ').replace(DATELINE_FILLER, ' ').split(/\s+/).filter(Boolean);
+  return words.length <= 6 && words.every((w) => /^\p{Lu}/u.test(w) || (w.length <= 3 && words.length > 1));
+}
+
 /** Words of subscription, app and social prompts anywhere in a short line with little prose. */
 const PROMPT_LINE =
   /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
@@ -209,12 +237,18 @@ const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced
 export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   const found = new Set<Element>();
   const disclosures = new Map<Element, string>();
+  // Datelines are looked for above the first paragraph: below it, and in numbers (a listing of
+  // events, a forum's posts), dates and names are the content.
+  const datelines: Element[] = [];
+  let prose = 0;
   const judge = (line: Element, length: number, commas: number): void => {
     if (length === 0 || length > DISCLOSURE_LINE || line.localName === 'h1') return;
     const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (DISCLOSURE.test(text)) disclosures.set(line, text);
     else if (length <= NOTICE_LINE && (ALL_RIGHTS.test(text) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.add(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)))) found.add(line);
+    else if (prose === 0 && isDateline(line, text)) datelines.push(line);
+    if (length > DATELINE) prose++;
   };
   // A block that also holds blocks: its inline elements standing alone between them are lines; so
   // are those between line breaks in a block too long to be one line (`…</p><hr><span
@@ -239,6 +273,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   });
   // The same disclosure repeated under every product is furniture however often it comes.
   if (new Set(disclosures.values()).size <= DISCLOSURES) for (const d of disclosures.keys()) found.add(d);
+  if (datelines.length <= DATELINES) for (const d of datelines) found.add(d);
   return found;
 }
 

@@ -545,4 +545,15 @@ git clone &lt;repo url&gt;</code></pre>`;
       expect(md).not.toContain('Un autre titre');
     }
   });
+
+  it("drops a wire story's dateline and byline above its first paragraph, and keeps the dates of a listing of events", async () => {
+    const md = await main(`${siteChrome}<div class="story"><h1>Council approves the river plan</h1><p>Associated Press - January 11, 2008 4:13 PM ET</p>
+      <p>By JANE DOE, Associated Press Writer 1 hour, 40 minutes ago</p>${prose('river')}${prose('budget')}<p>March 2020: the lockdown begins</p>${prose('flood')}</div>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain('March 2020: the lockdown begins');
+    expect(md).not.toContain('Associated Press');
+    const event = (day: number) => `<div class="event"><h3><a href="/events/${day}">River walk number ${day}</a></h3><p>Fri ${day} Jan 2026, 11:45 AM</p><p>Meet at the old bridge</p></div>`;
+    const listing = await main(`${siteChrome}<div class="events"><h1>Events</h1>${[9, 16, 23].map(event).join('')}</div>`);
+    for (const day of [9, 16, 23]) expect(listing).toContain(`Fri ${day} Jan 2026, 11:45 AM`);
+  });
 });
