@@ -170,6 +170,13 @@ const FURNITURE_LINE = [
   // Tag and category lines: "Themen: Ehrenamt Jugendverbände", "Tags: python, docker", "Posted in News".
   /^(?:themen|tags?|schlagw(?:ö|oe)rter|stichw(?:ö|oe)rter|kategorien?|categor(?:y|ies)|etiquetas|catégories?)\s*:\s/iu,
   /^(?:filed under|abgelegt unter|this entry was posted in)\s/iu,
+  // Newsroom notes after a story: "Write to Nick Wingfield at nick@wsj.com", "Some information for this
+  // report was provided by AFP", "This article was originally published on page 28 of ...", "TrackBack
+  // URL for this entry". Not "(Reporting by ...; Editing by ...)": L3S-GN1's readers kept it as the story's.
+  /^(?:write to|(?:to )?contact the (?:reporters?|writers?|authors?|editors?)\b)[^!?]{0,120}@/iu,
+  /^\(?(?:some )?(?:information|material) (?:for|in) this (?:report|story|article) (?:was )?(?:provided|contributed) by\b/iu,
+  /^\(?this (?:news )?(?:article|story|report) (?:was )?(?:(?:originally|first) (?:published|appeared)|provided|distributed|supplied) (?:by|in|on)\b/iu,
+  /^(?:the )?(?:trackback url|uri to trackback)\b/iu,
   // Comment and related-story headings, whole lines.
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];

@@ -556,4 +556,14 @@ git clone &lt;repo url&gt;</code></pre>`;
     const listing = await main(`${siteChrome}<div class="events"><h1>Events</h1>${[9, 16, 23].map(event).join('')}</div>`);
     for (const day of [9, 16, 23]) expect(listing).toContain(`Fri ${day} Jan 2026, 11:45 AM`);
   });
+
+  it("drops a newsroom's notes after a story (whom to write to, who provided it, where it first appeared) and keeps its reporting credit", async () => {
+    const md = await main(`${siteChrome}<div class="story"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}
+      <p>(Reporting by Jane Doe; Editing by John Roe)</p><p>Write to Jane Doe at jane.doe@news.example</p>
+      <p>Some information for this report was provided by AFP and AP.</p><p>This article was originally published on page 28 of The Sunday Example on December 30, 2007.</p>
+      <p>TrackBack URL for this entry: https://news.example/tb/7</p></div>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain('(Reporting by Jane Doe; Editing by John Roe)');
+    for (const furniture of ['Write to Jane', 'Some information for this report', 'originally published on page 28', 'TrackBack']) expect(md).not.toContain(furniture);
+  });
 });
