@@ -230,14 +230,15 @@ const DISCLOSURES = 2;
 /**
  * A copyright or syndication notice: "Copyright 2008 The Associated Press. All rights reserved. This
  * material may not be published, broadcast, rewritten or redistributed.", "© dpa. Alle Rechte
- * vorbehalten". It reserves the rights in so many words, or opens with the right and then reserves
+ * vorbehalten", "Distributed by Internet Broadcasting. This material may not be published ...". It
+ * reserves the rights in so many words, or opens with the right (or the syndicator) and then reserves
  * it; a sentence about copyright in an article ("the photos may not be published without consent,
  * a first for copyright law") does neither.
  */
 const ALL_RIGHTS = /\b(?:all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés)\b/iu;
-const NOTICE_OPENS = /^(?:copyright\b|©|\(c\))/iu;
-/** Characters at most of a notice line: two sentences, not a paragraph that ends with one. */
-const NOTICE_LINE = 250;
+const NOTICE_OPENS = /^(?:copyright\b|©|\(c\)|distributed by\b)/iu;
+/** Characters at most of a notice line: a few sentences of terms (a syndicator's run to 300-400), not a paragraph that ends with one. */
+const NOTICE_LINE = 400;
 const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
 
 /** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice). */

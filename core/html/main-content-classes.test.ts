@@ -557,13 +557,14 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const day of [9, 16, 23]) expect(listing).toContain(`Fri ${day} Jan 2026, 11:45 AM`);
   });
 
-  it("drops a newsroom's notes after a story (whom to write to, who provided it, where it first appeared) and keeps its reporting credit", async () => {
+  it("drops a newsroom's notes after a story (whom to write to, who provided it, where it first appeared, a syndicator's terms) and keeps its reporting credit", async () => {
     const md = await main(`${siteChrome}<div class="story"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}
       <p>(Reporting by Jane Doe; Editing by John Roe)</p><p>Write to Jane Doe at jane.doe@news.example</p>
       <p>Some information for this report was provided by AFP and AP.</p><p>This article was originally published on page 28 of The Sunday Example on December 30, 2007.</p>
-      <p>TrackBack URL for this entry: https://news.example/tb/7</p></div>`);
+      <p>TrackBack URL for this entry: https://news.example/tb/7</p>
+      <p>Distributed by Example Broadcasting. This material may not be published, broadcast, rewritten or redistributed. Copyright 2008 by Example Broadcasting Inc., its suppliers and its partners, in every country where the story is read, on paper, on air and online.</p></div>`);
     expect(md).toContain('The flood report, published on day 4');
     expect(md).toContain('(Reporting by Jane Doe; Editing by John Roe)');
-    for (const furniture of ['Write to Jane', 'Some information for this report', 'originally published on page 28', 'TrackBack']) expect(md).not.toContain(furniture);
+    for (const furniture of ['Write to Jane', 'Some information for this report', 'originally published on page 28', 'TrackBack', 'Distributed by']) expect(md).not.toContain(furniture);
   });
 });
