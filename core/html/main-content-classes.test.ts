@@ -552,9 +552,10 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The flood report, published on day 4');
     expect(md).toContain('March 2020: the lockdown begins');
     expect(md).not.toContain('Associated Press');
-    const event = (day: number) => `<div class="event"><h3><a href="/events/${day}">River walk number ${day}</a></h3><p>Fri ${day} Jan 2026, 11:45 AM</p><p>Meet at the old bridge</p></div>`;
-    const listing = await main(`${siteChrome}<div class="events"><h1>Events</h1>${[9, 16, 23].map(event).join('')}</div>`);
-    for (const day of [9, 16, 23]) expect(listing).toContain(`Fri ${day} Jan 2026, 11:45 AM`);
+    const event = (day: number) => `<div class="event"><h3>River walk number ${day}</h3><p>Fri ${day} Jan, 11:45 AM</p><p>Meet at the Old Bridge</p></div>`;
+    const listing = await main(`${siteChrome}<main><h1>Walks by the river</h1>${[9, 16, 23].map(event).join('')}${prose('walks')}${prose('bridge')}</main>`);
+    expect(listing).toContain('The bridge report, published on day 4');
+    for (const day of [9, 16, 23]) expect(listing).toContain(`Fri ${day} Jan, 11:45 AM`);
   });
 
   it("drops a newsroom's notes after a story (whom to write to, who provided it, where it first appeared, a syndicator's terms) and keeps its reporting credit", async () => {
