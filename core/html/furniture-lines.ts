@@ -189,11 +189,14 @@ const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may
 const DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?\b\.?`;
 /** A date: "January 11, 2008", "28th December, 2007", "18 Jan", "Dec 29", "1/10/2008", "2008-01-14". */
 const DATE = new RegExp(String.raw`\b(?:${DAY}\s+${MONTH}(?:,?\s+\d{4}\b)?|${MONTH}\s+(?:${DAY},?(?:\s+\d{4}\b)?|\d{4}\b)|\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\d{4}-\d{2}-\d{2}\b)`, 'giu');
-const AGO = /\b\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/iu;
+const SPAN = String.raw`\b\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?)\b`;
+const AGO = new RegExp(String.raw`${SPAN}\s+ago\b`, 'iu');
 const TIME = /\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?/giu;
 /** What a dateline holds besides the date and a source or a writer: weekdays, a year, "2 hours ago", "Published:", time zones. */
-const DATELINE_FILLER =
-  /\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?|\b\d{4}\b|\b\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?)\b|\b(?:ago|by|at|on|published|posted|updated|last|uhr|am|um|von|[ecpm][sd]?t|gmt|utc|cet|bst)\b|[^\p{L}\s]+/giu;
+const DATELINE_FILLER = new RegExp(
+  String.raw`\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?|\b\d{4}\b|${SPAN}|\b(?:ago|by|at|on|published|posted|updated|last|uhr|am|um|von|[ecpm][sd]?t|gmt|utc|cet|bst)\b|[^\p{L}\s]+`,
+  'giu',
+);
 /**
  * A dateline: a date with a year or a time, and at most a few capitalised words beside it, a source or
  * a writer ("Associated Press - January 11, 2008 4:13 PM ET", "By SUMETH PANPETCH, Associated Press
