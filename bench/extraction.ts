@@ -4,7 +4,7 @@
  * does not keep.
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
- *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--part dev|held-out|all] [--worst N] [--dump DIR]
+ *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--part dev|held-out|all] [--worst N] [--dump DIR] [--digits 4]
  *     [--systems ours,ours-markdown,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     dump: { type: 'string' },
     cache: { type: 'string', default: join(tmpdir(), 'pagewright-extraction-bench') },
     fresh: { type: 'boolean', default: false },
+    /** Decimals of the figures printed (4 to compare two close runs). */
+    digits: { type: 'string', default: '3' },
   },
 });
 
@@ -144,7 +146,7 @@ function totals(group: readonly Page[], out: Map<string, Extraction>): Totals {
   return averageScores(group.map((p) => (p.gold.kind === 'text' ? shingleScore(out.get(p.id)!.text, p.gold.text) : { precision: 0, recall: 0 })));
 }
 
-const fmt = (x: number) => x.toFixed(3);
+const fmt = (x: number) => x.toFixed(Number(args.digits));
 const datasets = [...new Set(pages.map((p) => p.dataset))];
 console.log('\n| dataset | part | pages | system | F1 | precision | recall | CPU ms/page (median) |');
 console.log('|---|---|---|---|---|---|---|---|');

@@ -262,6 +262,14 @@ function isSignature(el: Element): boolean {
 
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';
 
+/** The wording of a link that skips to a part of the page: "Skip to main content", "Jump to navigation", "Jump to Recipe". */
+const SKIP_LINK = /^(?:skip|jump) to\b[^.!?]{0,40}$/iu;
+
+/** A keyboard user's or a recipe's shortcut: a link within the page worded as a jump. */
+function isSkipLink(el: Element): boolean {
+  return (el.getAttribute('href') ?? '').startsWith('#') && SKIP_LINK.test((el.textContent ?? '').trim());
+}
+
 /**
  * Why `el` looks like chrome, or undefined. `tag`, `role`, `hidden` and `form` are authored facts;
  * `words` and `edge` come from class/id names and need the caller's guard.
@@ -276,6 +284,7 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (tag === 'select') return 'role';
   // Most elements have no attributes at all; the rest of the evidence is in attributes.
   if (!el.hasAttributes()) return undefined;
+  if (tag === 'a' && isSkipLink(el)) return 'tag';
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
   if (isHidden(el) && !isFoldedPanel(el, role)) return 'hidden';

@@ -156,9 +156,8 @@ const FURNITURE_LINE = [
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
-  // Bylines and datelines: "Von: Götz Warnke", "By Tom Pyman", "Publiziert: 03.04.2020, 12:35".
+  // Bylines and datelines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more bylines: isByline).
   /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
-  /^by\s+\p{Lu}[^.!?:]{0,40}$/u,
   /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
   // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
   /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu,
@@ -208,8 +207,32 @@ function isDateline(line: Element, text: string): boolean {
   const ago = AGO.test(text);
   const dates = text.match(DATE);
   if (!ago && !(dates && (dates.some((d) => /\d{4}/.test(d)) || /\d{1,2}[:.]\d{2}/.test(text)))) return false;
+  return namesOnly(text, 6);
+}
+
+/**
+ * Whether what a line holds besides dates, times and a dateline's filler is at most `most` words,
+ * all of them names (capitalised) or short ones between names ("and", "in", "AP").
+ */
+function namesOnly(text: string, most: number): boolean {
   const words = text.replace(DATE, ' ').replace(TIME, ' ').replace(DATELINE_FILLER, ' ').split(/\s+/).filter(Boolean);
-  return words.length <= 6 && words.every((w) => /^\p{Lu}/u.test(w) || (w.length <= 3 && words.length > 1));
+  return words.length <= most && words.every((w) => /^\p{Lu}/u.test(w) || (w.length <= 3 && words.length > 1));
+}
+
+/** A byline's opening: "By", "Written by", "Posted by:", "Von". */
+const BYLINE_OPENS = /^(?:(?:written|posted|reported|words|story|text) )?(?:by|von)\b\s*:?\s*(?=\S)/iu;
+/** Words at most of a byline besides its dates: writers, their titles, their paper, a place. */
+const BYLINE_WORDS = 12;
+
+/**
+ * A byline, anywhere: "By Chris Foster, Los Angeles Times Staff Writer", "Written by Camila Karalyte",
+ * "By Jennifer Agiesta January 14, 2008; 4:38 PM ET Post Polls", "by Kimber Streams, Dave Gershgorn,
+ * and Haley Perry". Names after the opening and nothing else: not "By 2013, the landscape had
+ * changed" nor "By pressing Submit I agree".
+ */
+function isByline(text: string): boolean {
+  const opens = text.match(BYLINE_OPENS);
+  return !!opens && text.length <= DATELINE && namesOnly(text.slice(opens[0].length), BYLINE_WORDS);
 }
 
 /** Words of subscription, app and social prompts anywhere in a short line with little prose. */
@@ -257,7 +280,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (DISCLOSURE.test(text)) disclosures.set(line, text);
     else if (length <= NOTICE_LINE && (ALL_RIGHTS.test(text) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.add(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)))) found.add(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)) || isByline(text))) found.add(line);
     else if (prose === 0 && isDateline(line, text)) datelines.push(line);
     if (length > DATELINE) prose++;
   };

@@ -568,4 +568,40 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('(Reporting by Jane Doe; Editing by John Roe)');
     for (const furniture of ['Write to Jane', 'Some information for this report', 'originally published on page 28', 'TrackBack', 'Distributed by']) expect(md).not.toContain(furniture);
   });
+
+  it('drops bylines anywhere in the story (with their titles, papers and dates) and keeps sentences that open with "By"', async () => {
+    const md = await main(`${siteChrome}<div class="story"><h1>Council approves the river plan</h1>${prose('river')}
+      <p>By Chris Foster, Los Angeles Times Staff Writer</p>${prose('budget')}<p>By 2013, the landscape had changed: the river had moved.</p>
+      ${prose('flood')}<p>Written by Camila Karalyte</p><p>By Jennifer Agiesta January 14, 2008; 4:38 PM ET Post Polls</p></div>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain('By 2013, the landscape had changed');
+    for (const byline of ['Chris Foster', 'Camila Karalyte', 'Jennifer Agiesta']) expect(md).not.toContain(byline);
+  });
+
+  it('drops a paragraph that is only a link telling the reader to go elsewhere, and keeps a linked sentence of the writer', async () => {
+    const md = await main(`${siteChrome}<main><h1>The best electric cars</h1>${prose('range')}<p><a href="https://cars.example/kia-ev3">Read the full Kia EV3 review</a></p>
+      ${prose('charging')}<p><a href="https://leasing.example/">Compare new car deals with Leasing Example</a></p>${prose('price')}
+      <p><a href="https://cars.example/mg4">Read our full MG4 review.</a></p>${prose('battery')}</main>`);
+    expect(md).toContain('The battery report, published on day 4');
+    expect(md).toContain('Read our full MG4 review.');
+    expect(md).not.toContain('Kia EV3 review');
+    expect(md).not.toContain('Compare new car deals');
+  });
+
+  it('drops links that skip to a part of the page ("Skip to main content", "Jump to navigation"), and keeps a sentence that jumps', async () => {
+    const md = await main(`<a href="#main" class="visually-hidden-focusable">Skip to main content</a>${siteChrome}<main id="main"><div id="content">
+      <a href="#nav">Jump to navigation</a><a href="#search">Jump to search</a><h1>Council approves the river plan</h1>${prose('river')}
+      <p><a href="#list">Jump to the full list of the plans the council approved.</a></p>${prose('budget')}${prose('flood')}</div></main>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain('Jump to the full list of the plans');
+    for (const skip of ['Skip to main content', 'Jump to navigation', 'Jump to search']) expect(md).not.toContain(skip);
+  });
+
+  it("keeps the last sections of a page made of lists of links (a wiki's index of articles)", async () => {
+    const section = (name: string) => `<h2>${name}</h2><ul>${[1, 2, 3].map((i) => `<li><a href="/wiki/${name.replace(/ /g, '_')}_${i}">${name} guide ${i}</a></li>`).join('')}</ul>`;
+    const md = await main(`${siteChrome}<div id="content"><h1>Performance Optimization</h1><p>How to ask about performance, and where the guides are.</p>
+      ${['General setup', 'Critical maintenance', 'Database architecture', 'Database hardware'].map(section).join('')}</div>`);
+    expect(md).toContain('## Database hardware');
+    expect(md).toContain('[Database hardware guide 3](https://news.example/wiki/Database_hardware_3)');
+  });
 });

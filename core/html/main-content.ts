@@ -35,7 +35,7 @@
 import { classWeight } from './boilerplate.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { ancestorWithTag, hasMedia, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectTeaserCards } from './teaser-cards.js';
@@ -150,6 +150,25 @@ function isReadAlso(el: Element, s: Stats): boolean {
   return label !== undefined && LINK_LABEL.test(label.trim());
 }
 
+/** Characters at most of a call to action. */
+const CALL_TO_ACTION_MAX = 100;
+/** What a call to action opens with: a verb telling the reader to go elsewhere. */
+const CALL_TO_ACTION =
+  /^(?:read|learn|click|check|compare|shop|get|view|see|apply|sign|buy|download|subscribe|watch|listen|explore|discover|find out|start|try|join|book|order|request|visit|go to|continue|follow|register|log)\b/iu;
+
+/**
+ * A paragraph that is one link to another page telling the reader to go there, written as a
+ * button (no full stop): "Read the full Kia EV3 review", "Compare new car deals with leasing.com",
+ * "Click here to sign up". A sentence that links ("Read our full review.") is the writer's.
+ */
+function isCallToAction(el: Element, s: Stats): boolean {
+  if (s.text > CALL_TO_ACTION_MAX || s.links !== 1 || s.linkText < s.text) return false;
+  const text = (el.textContent ?? '').trim();
+  if (/[.!?:;]$/u.test(text) || !CALL_TO_ACTION.test(text)) return false;
+  const href = findDescendant(el, (c) => c.localName === 'a')?.getAttribute('href') ?? '';
+  return href !== '' && !href.startsWith('#');
+}
+
 /**
  * Blocks under `root` that are furniture, outermost first. `core` is the best candidate: neither
  * it nor a block around it is furniture (a root widened up to the title holds the body's wrappers,
@@ -162,7 +181,7 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
     if (el.contains(core)) return true;
     if (CODE_BLOCKS.has(el.localName)) return false;
     const s = stats.get(el);
-    if (s && el.localName === 'p' && isReadAlso(el, s)) {
+    if (s && el.localName === 'p' && (isReadAlso(el, s) || isCallToAction(el, s))) {
       found.add(el);
       return false;
     }
@@ -238,7 +257,8 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   // A table of contents goes on every page, a manual's too: it repeats the headings that follow.
   removeIfNonEmpty(root, collectTablesOfContents(root, stats));
   const furniture = collectFurniture(root, stats, core);
-  if (!isTeaserPage(root, core, furniture, stats)) {
+  const teasers = isTeaserPage(root, core, furniture, stats);
+  if (!teasers) {
     // Collected before the furniture goes: that may take a card's headline or picture.
     const cards = collectTeaserCards(root, stats);
     if (!technical) removeIfNonEmpty(root, furniture);
@@ -246,7 +266,8 @@ export function applyMainContent(body: Element, kept?: readonly Element[]): Elem
   }
   if (!technical) {
     removeIfNonEmpty(root, collectOtherStories(root, stats));
-    removeIfNonEmpty(root, collectTail(root, stats));
+    // A page made of lists of links (a wiki's index of articles) ends with its own.
+    if (!teasers) removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
     removeIfNonEmpty(root, collectWorded(root, stats));
   }
