@@ -131,8 +131,10 @@ export function snippetTotals(counts: readonly SnippetCounts[]): Totals {
 export function markdownText(markdown: string): string {
   return markdown
     // An escaped bracket (`\[1\]`) is text, not the start of a link or image.
-    .replace(/(?<!\\)!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    // A destination may hold escaped parentheses, as our converter writes them
+    // (`filters:no_upscale\(\):max_bytes\(150000\)/x.jpg`), or balanced ones, as CommonMark allows.
+    .replace(/(?<!\\)!\[[^\]]*\]\((?:[^()\\]|\\.|\([^)]*\))*\)/g, '')
+    .replace(/(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^()\\]|\\.|\([^)]*\))*\)/g, '$1')
     .replace(/^```.*$/gm, '')
     // Inline code: the backticks go, the code stays.
     .replace(/(?<![\\`])(`+)([^\n]+?)(?<!`)\1(?!`)/g, (_, _ticks: string, code: string) => code.trim())
