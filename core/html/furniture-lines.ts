@@ -146,8 +146,14 @@ const WORDED_LINE = 150;
 
 /** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
 const FURNITURE_LINE = [
-  // Picture credits and sources: "Foto: dpa", "Titelbild: ...", "© AFP".
-  /^(?:fotos?|bild(?:er)?|titelbild|beitragsbild|bildquelle|quelle|photos?|image|credits?|fuente|źródło|crédits?|copyright|©)\s*[:©|]/iu,
+  // Picture credits and sources: "Foto: dpa", "Titelbild: ...", "© AFP", "Photograph: Jane Doe/Reuters".
+  /^(?:fotos?|bild(?:er)?|titelbild|beitragsbild|bildquelle|quelle|photos?|photograph|image|credits?|fuente|źródło|crédits?|copyright|©)\s*[:©|]/iu,
+  // "Photo by Jane Doe on Unsplash", "Image courtesy of the museum", and an agency alone or with its
+  // photographer: "Getty Images / Holger Leue", "AP Photo/Jane Doe", "Reuters".
+  /^(?:photo(?:graph)?|image|picture|illustration)s? (?:by|courtesy(?: of)?|via|credit)\b[^.!?]{0,60}$/iu,
+  /^(?:getty images|shutterstock|istock(?:photo)?|alamy|unsplash|pexels|adobe stock|ap photo|reuters|afp|dpa|epa)(?:\s*(?:[/|:,]|via)\s*[^.!?]{0,50})?$/iu,
+  // Prompts to open a picture: "Press enter or click to view image in full size", "Click to enlarge".
+  /^(?:press enter or )?(?:click|tap)(?: (?:on )?(?:the |an )?(?:image|photo|picture))? to (?:view|enlarge|expand|zoom)\b[^.!?]{0,40}$/iu,
   // Author boxes: "Über den Autor", "About the author", "Von:".
   /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
   // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
