@@ -128,13 +128,20 @@ export function snippetTotals(counts: readonly SnippetCounts[]): Totals {
  * goes whole, alt text too, as in the `textContent` the other extractors' text is read from: it is
  * not text a reader sees, and the datasets' hand-made texts mostly leave it out.
  */
+const PLAIN = String.raw`[^\[\]\\]|\\.`;
+/** Text inside a link's brackets: escapes, and brackets that balance, two levels deep. */
+const LINK_TEXT = String.raw`(?:${PLAIN}|\[(?:${PLAIN}|\[(?:${PLAIN})*\])*\])*`;
+/** A link: its text, and its target (escaped parentheses, or balanced ones as CommonMark allows). */
+const LINK = new RegExp(String.raw`(?<!\\)\[(${LINK_TEXT})\]\((?:[^()\\]|\\.|\([^)]*\))*\)`, 'g');
+
 export function markdownText(markdown: string): string {
   return markdown
     // An escaped bracket (`\[1\]`) is text, not the start of a link or image.
     // A destination may hold escaped parentheses, as our converter writes them
     // (`filters:no_upscale\(\):max_bytes\(150000\)/x.jpg`), or balanced ones, as CommonMark allows.
     .replace(/(?<!\\)!\[[^\]]*\]\((?:[^()\\]|\\.|\([^)]*\))*\)/g, '')
-    .replace(/(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^()\\]|\\.|\([^)]*\))*\)/g, '$1')
+    // Link text may hold balanced brackets, two deep (`[Buffer.from(arrayBuffer[, byteOffset[, length]])](…)`).
+    .replace(LINK, '$1')
     .replace(/^```.*$/gm, '')
     // Inline code: the backticks go, the code stays.
     .replace(/(?<![\\`])(`+)([^\n]+?)(?<!`)\1(?!`)/g, (_, _ticks: string, code: string) => code.trim())
