@@ -605,12 +605,13 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('[Database hardware guide 3](https://news.example/wiki/Database_hardware_3)');
   });
 
-  it('drops picture credits naming an agency or a photographer and prompts to open a picture, and keeps prose about the agency', async () => {
+  it('drops picture credits naming an agency or a photographer, prompts to open a picture and the story\'s source, and keeps prose about the agency', async () => {
     const md = await main(`${siteChrome}<div class="story"><h1>Council approves the river plan</h1><img src="/river.jpg" alt=""><p>Getty Images / Holger Leue</p>
       ${prose('river')}<p>Photo by Jane Doe on Unsplash</p><p>Press enter or click to view image in full size</p>${prose('budget')}
-      <p>Photograph: Jane Doe/Reuters</p><p>Reuters reported on Monday that the council, the schools and the hospitals had agreed.</p>${prose('flood')}</div>`);
+      <p>Photograph: Jane Doe/Reuters</p><p>Reuters reported on Monday that the council, the schools and the hospitals had agreed.</p>${prose('flood')}
+      <p>Article from: Agence France-Presse</p><p>Source: The Associated Press</p></div>`);
     expect(md).toContain('The flood report, published on day 4');
     expect(md).toContain('Reuters reported on Monday');
-    for (const credit of ['Holger Leue', 'Unsplash', 'Press enter', 'Photograph:']) expect(md).not.toContain(credit);
+    for (const credit of ['Holger Leue', 'Unsplash', 'Press enter', 'Photograph:', 'Agence France-Presse', 'Associated Press']) expect(md).not.toContain(credit);
   });
 });
