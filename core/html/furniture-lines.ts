@@ -151,9 +151,9 @@ const FURNITURE_LINE = [
   // "Photo by Jane Doe on Unsplash", "Image courtesy of the museum", and an agency alone or with its
   // photographer: "Getty Images / Holger Leue", "AP Photo/Jane Doe", "Reuters".
   /^(?:photo(?:graph)?|image|picture|illustration)s? (?:by|courtesy(?: of)?|via|credit)\b[^.!?]{0,60}$/iu,
+  /^(?:getty images|shutterstock|istock(?:photo)?|alamy|unsplash|pexels|adobe stock|ap photo|reuters|afp|dpa|epa)(?:\s*(?:[/|:,]|via)\s*[^.!?]{0,50})?$/iu,
   // The story's source: "Article from: Agence France-Presse", "Source: The Associated Press".
   /^(?:(?:article|story|report) (?:from|by|courtesy of)|sources?)\s*:\s*[^.!?:]{2,50}$/iu,
-  /^(?:getty images|shutterstock|istock(?:photo)?|alamy|unsplash|pexels|adobe stock|ap photo|reuters|afp|dpa|epa)(?:\s*(?:[/|:,]|via)\s*[^.!?]{0,50})?$/iu,
   // Prompts to open a picture: "Press enter or click to view image in full size", "Click to enlarge".
   /^(?:press enter or )?(?:click|tap)(?: (?:on )?(?:the |an )?(?:image|photo|picture))? to (?:view|enlarge|expand|zoom)\b[^.!?]{0,40}$/iu,
   // Author boxes: "Über den Autor", "About the author", "Von:".

@@ -2,7 +2,7 @@
  * onlyMainContent: narrow the page to its main content and prune what is not content inside it.
  *
  * 1. Chrome goes first, from the whole body (chrome.ts): what `chromeEvidence` flags (tags, ARIA roles, hidden
- *    elements, utility forms, a signup form with the box around it, class/id words such as
+ *    elements, utility forms, a signup form with the box around it, skip links, class/id words such as
  *    comments, related, sidebar). Class/id guesses (and page-level header/footer tags) are
  *    guarded: never remove an element that holds an `<h1>` (or, for header-like ones, an `<h2>`),
  *    a main/article, or most of the text; headers and footers beside a `<main>` (of prose, or of
@@ -18,17 +18,17 @@
  *    content, so nothing is cut but other stories after the article and the lines that end it after
  *    its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
- *    lists, form fields, image strips, lone embeds) are removed, unless they hold most of the best
+ *    lists, form fields, image strips, lone embeds; "read also" paragraphs and calls to action) are removed, unless they hold most of the best
  *    candidate's prose or four times the rest of the root's text (a page of teasers,
  *    `isTeaserPage`), and with them the cards of other posts that follow the article (teaser-cards.ts:
  *    a headline or picture that links elsewhere, an excerpt of prose); then, by the rules of
  *    furniture-lines.ts, a heading that opens other stories
  *    and what follows it
  *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
- *    emptied headings, lead-ins, lone links), the short lines before its h1 (`collectHead`: kickers,
+ *    emptied headings, lead-ins, lone links; not on a page of teasers, whose last links are its own), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (`collectWorded`:
- *    picture credits, "Über den Autor", subscription, app and follow prompts, in several
- *    languages); on technical pages only the cards go. A table of contents (links to the page's own
+ *    picture credits, bylines, datelines, sources, "Über den Autor", subscription, app and follow
+ *    prompts, in several languages); on technical pages only the cards go. A table of contents (links to the page's own
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
