@@ -35,7 +35,7 @@
 import { classWeight } from './boilerplate.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, hasMedia, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, hasMedia, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectTeaserCards } from './teaser-cards.js';
@@ -162,11 +162,9 @@ const CALL_TO_ACTION =
  * "Click here to sign up". A sentence that links ("Read our full review.") is the writer's.
  */
 function isCallToAction(el: Element, s: Stats): boolean {
-  if (s.text > CALL_TO_ACTION_MAX || s.links !== 1 || s.linkText < s.text) return false;
+  if (s.text > CALL_TO_ACTION_MAX || s.links !== 1 || s.fragmentLinks > 0 || s.linkText < s.text) return false;
   const text = (el.textContent ?? '').trim();
-  if (/[.!?:;]$/u.test(text) || !CALL_TO_ACTION.test(text)) return false;
-  const href = findDescendant(el, (c) => c.localName === 'a')?.getAttribute('href') ?? '';
-  return href !== '' && !href.startsWith('#');
+  return !/[.!?:;]$/u.test(text) && CALL_TO_ACTION.test(text);
 }
 
 /**
