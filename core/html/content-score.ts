@@ -176,7 +176,7 @@ const HEADLINE_TEXT = 150;
  * A block right after a headline that links to another page and is nothing else (`<dt><a>`,
  * `<h3><a>`, a lone link): the blurb of a teaser, however much prose it holds.
  */
-function followsHeadline(el: Element, map: StatsMap): boolean {
+export function followsHeadline(el: Element, map: StatsMap): boolean {
   const prev = el.previousElementSibling;
   const ps = prev && map.get(prev);
   return !!ps && ps.text > 0 && ps.text <= HEADLINE_TEXT && ps.linkText === ps.text && ps.links - ps.fragmentLinks === 1;

@@ -614,4 +614,18 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('Reuters reported on Monday');
     for (const credit of ['Holger Leue', 'Unsplash', 'Press enter', 'Photograph:', 'Agence France-Presse', 'Associated Press']) expect(md).not.toContain(credit);
   });
+
+  it('drops teasers with blurbs under a title after the story, and keeps a roundup the story introduces and a hub of linked sections', async () => {
+    const pair = (i: number, wrap = 'p') => `<h3><a href="/2026/11/deal-${i}">Company ${i} acquires a rival</a></h3>
+      <${wrap}>The buyer, a provider of river sensors, paid in cash and shares for firm ${i}, and said the deal closes in the spring.</${wrap}>`;
+    const teasers = await main(`${siteChrome}<div class="story-body">${story}<h2><a href="/region">Around the Region</a></h2>${[1, 2, 3].map((i) => pair(i)).join('')}</div>${siteFooter}`);
+    expect(teasers).toContain('The bridge report, published on day 4');
+    for (const furniture of ['Around the Region', 'acquires a rival', 'provider of river sensors']) expect(teasers).not.toContain(furniture);
+    const roundup = await main(`${siteChrome}<div class="story-body">${story}<p><strong>Here are the deals announced this month:</strong></p>${[1, 2, 3].map((i) => pair(i)).join('')}</div>${siteFooter}`);
+    expect(roundup).toContain('Here are the deals announced this month:');
+    expect(roundup.match(/acquires a rival/g)).toHaveLength(3);
+    expect(roundup.match(/provider of river sensors/g)).toHaveLength(3);
+    const hub = await main(`${siteChrome}<div class="story-body">${story}${[1, 2, 3].map((i) => `<div class="panel">${pair(i)}</div>`).join('')}</div>${siteFooter}`);
+    expect(hub.match(/provider of river sensors/g)).toHaveLength(3);
+  });
 });
