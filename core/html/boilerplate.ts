@@ -158,7 +158,7 @@ const UTILITY_FORM_ACTION = /search|login|log-in/i;
 const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
 
 /** `site-nav mainNav ad_slot js-readmore` -> site, nav, main, nav, ad, slot. */
-export function classIdParts(el: Element): string[] {
+export function classIdParts(el: Element): readonly string[] {
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
   if (!cls && !id) return [];
@@ -172,7 +172,20 @@ export function classIdParts(el: Element): string[] {
  */
 const PROPERTY_WORDS = new Set(['has', 'with', 'without', 'no', 'layout']);
 
-function wordParts(raw: string): string[] {
+/** wordParts by class/id string: pages repeat their class strings on element after element. */
+const WORD_PARTS = new Map<string, readonly string[]>();
+const WORD_PARTS_KEPT = 20_000;
+
+function wordParts(raw: string): readonly string[] {
+  let out = WORD_PARTS.get(raw);
+  if (!out) {
+    if (WORD_PARTS.size >= WORD_PARTS_KEPT) WORD_PARTS.clear();
+    WORD_PARTS.set(raw, (out = splitWords(raw)));
+  }
+  return out;
+}
+
+function splitWords(raw: string): string[] {
   const parts = raw
     .replace(SCRIPT_HOOK, '$1')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
