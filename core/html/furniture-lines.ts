@@ -83,8 +83,6 @@ function isPicture(el: Element, root: Element): boolean {
 
 /** Teasers at least (a headline that links elsewhere and its blurb) for them to end the root: one is a link before a last paragraph. */
 const TAIL_TEASERS = 2;
-/** Text of the root before the teasers, at least, for them to be other stories after an article. */
-const TAIL_STORY = 500;
 
 /** Characters at most of a line that titles what follows it. */
 const TITLE_LINE = 80;
@@ -144,12 +142,12 @@ export function collectTail(root: Element, stats: StatsMap): Set<Element> {
   };
   visit(root);
   if (blurbs.size === 0) return found;
-  // Teasers after an article: several of them, after enough text of the root's own.
+  // Teasers after an article: several of them, after enough text of the root's own (as other stories).
   const lines = [...found];
   const before = visibleTextLength(root) - lines.reduce((sum, line) => sum + lineStats(line, stats).text, 0);
   const top = lines.length - 1;
   const title = isTitleLine(lines[top], stats, top > 0 && blurbs.has(lines[top - 1]));
-  return blurbs.size >= TAIL_TEASERS && before >= TAIL_STORY && title ? found : new Set(beforeTeasers);
+  return blurbs.size >= TAIL_TEASERS && before >= STORY_BEFORE && title ? found : new Set(beforeTeasers);
 }
 
 /**
