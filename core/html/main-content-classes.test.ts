@@ -616,8 +616,8 @@ git clone &lt;repo url&gt;</code></pre>`;
   });
 
   it('drops teasers with blurbs under a title after the story, and keeps a roundup the story introduces and a hub of linked sections', async () => {
-    const pair = (i: number, wrap = 'p') => `<h3><a href="/2026/11/deal-${i}">Company ${i} acquires a rival</a></h3>
-      <${wrap}>The buyer, a provider of river sensors, paid in cash and shares for firm ${i}, and said the deal closes in the spring.</${wrap}>`;
+    const pair = (i: number) => `<h3><a href="/2026/11/deal-${i}">Company ${i} acquires a rival</a></h3>
+      <p>The buyer, a provider of river sensors, paid in cash and shares for firm ${i}, and said the deal closes in the spring.</p>`;
     const teasers = await main(`${siteChrome}<div class="story-body">${story}<h2><a href="/region">Around the Region</a></h2>${[1, 2, 3].map((i) => pair(i)).join('')}</div>${siteFooter}`);
     expect(teasers).toContain('The bridge report, published on day 4');
     for (const furniture of ['Around the Region', 'acquires a rival', 'provider of river sensors']) expect(teasers).not.toContain(furniture);

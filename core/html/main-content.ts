@@ -21,12 +21,11 @@
  *    lists, form fields, image strips, lone embeds; "read also" paragraphs and calls to action) are removed, unless they hold most of the best
  *    candidate's prose or four times the rest of the root's text (a page of teasers,
  *    `isTeaserPage`), and with them the cards of other posts that follow the article (teaser-cards.ts:
- *    a headline or picture that links elsewhere, an excerpt of prose); then, by the rules of
- *    furniture-lines.ts, a heading that opens other stories
- *    and what follows it
- *    (`collectOtherStories`), the lines that end the root after its last prose (`collectTail`:
- *    emptied headings, lead-ins, lone links; not on a page of teasers, whose last links are its own), the short lines before its h1 (`collectHead`: kickers,
- *    categories, dates) and short lines that are furniture by their wording (`collectWorded`:
+ *    a headline or picture that links elsewhere, an excerpt of prose); then, line by line (lines.ts), a
+ *    heading that opens other stories and what follows it
+ *    (other-stories.ts), the lines that end the root after its last prose (furniture-lines.ts, `collectTail`:
+ *    emptied headings, lead-ins, lone links, titled teasers; not on a page of teasers, whose last links are its own), the short lines before its h1 (`collectHead`: kickers,
+ *    categories, dates) and short lines that are furniture by their wording (worded-lines.ts:
  *    picture credits, bylines, datelines, sources, "Über den Autor", subscription, app and follow
  *    prompts, in several languages); on technical pages only the cards go. A table of contents (links to the page's own
  *    sections and little else) goes on every page.
@@ -36,9 +35,11 @@ import { classWeight } from './boilerplate.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, hasMedia, visibleTextLength, walkElements } from './dom.js';
-import { collectHead, collectOtherStories, collectTail, collectWorded } from './furniture-lines.js';
+import { collectHead, collectTail } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
+import { collectOtherStories } from './other-stories.js';
 import { collectTeaserCards } from './teaser-cards.js';
+import { collectWorded } from './worded-lines.js';
 
 /** Paragraph points (`Stats.mass`) from which class/id words alone do not make a block furniture. */
 const FURNITURE_PROSE = 5;

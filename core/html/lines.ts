@@ -1,0 +1,67 @@
+/**
+ * The line model of the line rules (furniture-lines.ts, worded-lines.ts, other-stories.ts): a line is
+ * a block with no block inside it, or an inline element standing alone between blocks (`</p><time>
+ * Publiziert: …</time><div>`, `</p><a>Back to the list</a></div>`).
+ */
+import { type StatsMap } from './content-score.js';
+import { findDescendant, visibleTextLength, walkElements } from './dom.js';
+
+/** What the line rules read of a line: its text, the part in links, and whether it holds blocks. */
+export interface LineStats {
+  text: number;
+  linkText: number;
+  mixed: boolean;
+}
+
+/** Blank text, or an empty inline element (`<a name="comments"></a>`): nothing a reader sees. */
+const isBlank = (node: Node): boolean => {
+  if (node.nodeType === 3) return !/\S/.test(node.nodeValue ?? '');
+  const el = node as Element;
+  return node.nodeType === 1 && !el.firstChild && INLINE_EMPTY.has(el.localName);
+};
+
+/** Inline elements that show nothing when empty (an `<img>` or a `<br>` shows something). */
+const INLINE_EMPTY = new Set(['a', 'span', 'b', 'strong', 'i', 'em', 'font', 'small']);
+
+const BREAKS = new Set(['br', 'hr']);
+
+/**
+ * An inline element (no stats) whose neighbours in its block are blocks or blank text; with
+ * `breaks`, line breaks (`<br>`, `<hr>`) count as such neighbours too.
+ */
+export function isLoneInline(el: Element, stats: StatsMap, breaks = false): boolean {
+  const alone = (node: Node | null, next: (n: Node) => Node | null): boolean => {
+    while (node && (isBlank(node) || node.nodeType === 8)) node = next(node);
+    return !node || (node.nodeType === 1 && (stats.has(node as Element) || (breaks && BREAKS.has((node as Element).localName))));
+  };
+  return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
+}
+
+/**
+ * The line that a text node belongs to: its block (the nearest ancestor with stats, or `root`), or,
+ * when that block also holds blocks, the inline element under it that stands alone between them.
+ */
+export function textLine(text: Node, root: Element, stats: StatsMap): Element {
+  let outer: Element | undefined;
+  let block = text.parentElement!;
+  while (block !== root && !stats.has(block)) {
+    outer = block;
+    block = block.parentElement!;
+  }
+  const s = stats.get(block)!;
+  return outer && s.inline !== s.text && isLoneInline(outer, stats) ? outer : block;
+}
+
+/** A line's stats: a block's from the content stats; an inline element's counted here. */
+export function lineStats(line: Element, stats: StatsMap): LineStats {
+  const s = stats.get(line);
+  if (s) return { text: s.text, linkText: s.linkText, mixed: s.inline !== s.text };
+  const text = visibleTextLength(line);
+  let linkText = line.localName === 'a' ? text : 0;
+  walkElements(line, (el) => {
+    if (linkText === text || el.localName !== 'a') return true;
+    linkText += visibleTextLength(el);
+    return false;
+  });
+  return { text, linkText, mixed: findDescendant(line, (el) => stats.has(el)) !== undefined };
+}

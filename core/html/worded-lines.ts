@@ -1,0 +1,187 @@
+/**
+ * Short lines of the content root that are furniture by their wording (main-content.ts step 4):
+ * credits, bylines, datelines, sources, prompts, disclosures, notices. Lines as in lines.ts.
+ */
+import { type StatsMap } from './content-score.js';
+import { visibleTextLength, walkElements } from './dom.js';
+import { isLoneInline } from './lines.js';
+
+const COMMA = /[,\uff0c\u3001\u060c]/;
+
+/** Characters at most of a line judged by its wording. */
+const WORDED_LINE = 150;
+
+/** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
+const FURNITURE_LINE = [
+  // Picture credits and sources: "Foto: dpa", "Titelbild: ...", "© AFP", "Photograph: Jane Doe/Reuters".
+  /^(?:fotos?|bild(?:er)?|titelbild|beitragsbild|bildquelle|quelle|photos?|photograph|image|credits?|fuente|źródło|crédits?|copyright|©)\s*[:©|]/iu,
+  // "Photo by Jane Doe on Unsplash", "Image courtesy of the museum", and an agency alone or with its
+  // photographer: "Getty Images / Holger Leue", "AP Photo/Jane Doe", "Reuters".
+  /^(?:photo(?:graph)?|image|picture|illustration)s? (?:by|courtesy(?: of)?|via|credit)\b[^.!?]{0,60}$/iu,
+  /^(?:getty images|shutterstock|istock(?:photo)?|alamy|unsplash|pexels|adobe stock|ap photo|reuters|afp|dpa|epa)(?:\s*(?:[/|:,]|via)\s*[^.!?]{0,50})?$/iu,
+  // The story's source: "Article from: Agence France-Presse", "Source: The Associated Press".
+  /^(?:(?:article|story|report) (?:from|by|courtesy of)|sources?)\s*:\s*[^.!?:]{2,50}$/iu,
+  // Prompts to open a picture: "Press enter or click to view image in full size", "Click to enlarge".
+  /^(?:press enter or )?(?:click|tap)(?: (?:on )?(?:the |an )?(?:image|photo|picture))? to (?:view|enlarge|expand|zoom)\b[^.!?]{0,40}$/iu,
+  // Author boxes: "Über den Autor", "About the author", "Von:".
+  /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
+  // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
+  /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
+  // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
+  /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
+  // Site credits: "Powered by Nikola".
+  /^powered by\b/iu,
+  // Bylines and datelines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more bylines: isByline).
+  /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
+  /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
+  // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu,
+  // Article tools: "Story Tools: E-MAIL PRINT Text Size", "Email this article", "Print this story", "Send this article to a friend".
+  /^(?:(?:story|article) tools|font size|text size)\s*:/iu,
+  /^(?:e-?mail|print|send|share)(?: this)? (?:article|story|page)?\s*(?:to (?:a )?friends?\b|$)/iu,
+  // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
+  /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
+  // Tag and category lines: "Themen: Ehrenamt Jugendverbände", "Tags: python, docker", "Posted in News".
+  /^(?:themen|tags?|schlagw(?:ö|oe)rter|stichw(?:ö|oe)rter|kategorien?|categor(?:y|ies)|etiquetas|catégories?)\s*:\s/iu,
+  /^(?:filed under|abgelegt unter|this entry was posted in)\s/iu,
+  // Newsroom notes after a story: "Write to Nick Wingfield at nick@wsj.com", "Some information for this
+  // report was provided by AFP", "This article was originally published on page 28 of ...", "TrackBack
+  // URL for this entry". Not "(Reporting by ...; Editing by ...)": L3S-GN1's readers kept it as the story's.
+  /^(?:write to|(?:to )?contact the (?:reporters?|writers?|authors?|editors?)\b)[^!?]{0,120}@/iu,
+  /^\(?(?:some )?(?:information|material) (?:for|in) this (?:report|story|article) (?:was )?(?:provided|contributed) by\b/iu,
+  /^\(?this (?:news )?(?:article|story|report) (?:was )?(?:(?:originally|first) (?:published|appeared)|provided|distributed|supplied) (?:by|in|on)\b/iu,
+  /^(?:the )?(?:trackback url|uri to trackback)\b/iu,
+  // Comment and related-story headings, whole lines.
+  /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
+];
+
+/** Characters at most of a dateline. */
+const DATELINE = 120;
+/** Datelines above an article at most (a source's and a writer's): more are a listing's dates. */
+const DATELINES = 2;
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?`;
+const DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?\b\.?`;
+/** A date: "January 11, 2008", "28th December, 2007", "18 Jan", "Dec 29", "1/10/2008", "2008-01-14". */
+const DATE = new RegExp(String.raw`\b(?:${DAY}\s+${MONTH}(?:,?\s+\d{4}\b)?|${MONTH}\s+(?:${DAY},?(?:\s+\d{4}\b)?|\d{4}\b)|\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\d{4}-\d{2}-\d{2}\b)`, 'giu');
+const SPAN = String.raw`\b\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?)\b`;
+const AGO = new RegExp(String.raw`${SPAN}\s+ago\b`, 'iu');
+const TIME = /\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?/giu;
+/** What a dateline holds besides the date and a source or a writer: weekdays, a year, "2 hours ago", "Published:", time zones. */
+const DATELINE_FILLER = new RegExp(
+  String.raw`\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?|\b\d{4}\b|${SPAN}|\b(?:ago|by|at|on|published|posted|updated|last|uhr|am|um|von|[ecpm][sd]?t|gmt|utc|cet|bst)\b|[^\p{L}\s]+`,
+  'giu',
+);
+/**
+ * A dateline: a date with a year or a time, and at most a few capitalised words beside it, a source or
+ * a writer ("Associated Press - January 11, 2008 4:13 PM ET", "By SUMETH PANPETCH, Associated Press
+ * Writer 1 hour, 40 minutes ago", "Eurosport - Sat, 29 Dec 15:58:00 2007"). Not a heading ("March
+ * 2020"), nor a line with words in lower case ("March 2020: the lockdown begins").
+ */
+function isDateline(line: Element, text: string): boolean {
+  if (text.length > DATELINE || /^h[2-6]$/.test(line.localName)) return false;
+  const ago = AGO.test(text);
+  const dates = text.match(DATE);
+  if (!ago && !(dates && (dates.some((d) => /\d{4}/.test(d)) || /\d{1,2}[:.]\d{2}/.test(text)))) return false;
+  return namesOnly(text, 6);
+}
+
+/**
+ * Whether what a line holds besides dates, times and a dateline's filler is at most `most` words,
+ * all of them names (capitalised) or short ones between names ("and", "in", "AP").
+ */
+function namesOnly(text: string, most: number): boolean {
+  const words = text.replace(DATE, ' ').replace(TIME, ' ').replace(DATELINE_FILLER, ' ').split(/\s+/).filter(Boolean);
+  return words.length <= most && words.every((w) => /^\p{Lu}/u.test(w) || (w.length <= 3 && words.length > 1));
+}
+
+/** A byline's opening: "By", "Written by", "Posted by:", "Von". */
+const BYLINE_OPENS = /^(?:(?:written|posted|reported|words|story|text) )?(?:by|von)\b\s*:?\s*(?=\S)/iu;
+/** Words at most of a byline besides its dates: writers, their titles, their paper, a place. */
+const BYLINE_WORDS = 12;
+
+/**
+ * A byline, anywhere: "By Chris Foster, Los Angeles Times Staff Writer", "Written by Camila Karalyte",
+ * "By Jennifer Agiesta January 14, 2008; 4:38 PM ET Post Polls", "by Kimber Streams, Dave Gershgorn,
+ * and Haley Perry". Names after the opening and nothing else: not "By 2013, the landscape had
+ * changed" nor "By pressing Submit I agree".
+ */
+function isByline(text: string): boolean {
+  const opens = text.match(BYLINE_OPENS);
+  return !!opens && text.length <= DATELINE && namesOnly(text.slice(opens[0].length), BYLINE_WORDS);
+}
+
+/** Words of subscription, app and social prompts anywhere in a short line with little prose. */
+const PROMPT_LINE =
+  /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
+/** Commas from which a short line with prompt words is prose that mentions them. */
+const PROMPT_COMMAS = 3;
+
+/**
+ * An affiliate disclosure: "We may earn commission from links on this page", "Purchases made through
+ * links earn us a small commission", "As an Amazon Associate I earn from qualifying purchases",
+ * "enthält Affiliate Links".
+ */
+const DISCLOSURE =
+  /\b(?:(?:we|i|editors?) (?:may |might |will |could )?(?:earn|receive|get|make)(?: us)? (?:a |an )?(?:small )?(?:affiliate )?(?:commissions?|compensation)|earns? us (?:a )?(?:small )?(?:affiliate )?commission|affiliate[- ]links?|earn(?:s)? from qualifying purchases|(?:is |are )?(?:a )?reader[- ]supported)\b/iu;
+/** Characters at most of a disclosure line: a paragraph of two or three sentences. */
+const DISCLOSURE_LINE = 400;
+/** Different disclosures a page shows at most (one at the top, one at the end): more are an article about affiliate sales. */
+const DISCLOSURES = 2;
+
+/**
+ * A copyright or syndication notice: "Copyright 2008 The Associated Press. All rights reserved. This
+ * material may not be published, broadcast, rewritten or redistributed.", "© dpa. Alle Rechte
+ * vorbehalten", "Distributed by Internet Broadcasting. This material may not be published ...". It
+ * reserves the rights in so many words, or opens with the right (or the syndicator) and then reserves
+ * it; a sentence about copyright in an article ("the photos may not be published without consent,
+ * a first for copyright law") does neither.
+ */
+const ALL_RIGHTS = /\b(?:all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés)\b/iu;
+const NOTICE_OPENS = /^(?:copyright\b|©|\(c\)|distributed by\b)/iu;
+/** Characters at most of a notice line: a few sentences of terms (a syndicator's run to 300-400), not a paragraph that ends with one. */
+const NOTICE_LINE = 400;
+const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
+
+/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice). */
+export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  const disclosures = new Map<Element, string>();
+  // Datelines are looked for above the first paragraph: below it, and in numbers (a listing of
+  // events, a forum's posts), dates and names are the content.
+  const datelines: Element[] = [];
+  let prose = 0;
+  const judge = (line: Element, length: number, commas: number): void => {
+    if (length === 0 || length > DISCLOSURE_LINE || line.localName === 'h1') return;
+    const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (DISCLOSURE.test(text)) disclosures.set(line, text);
+    else if (length <= NOTICE_LINE && (ALL_RIGHTS.test(text) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.add(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_LINE.test(text)) || isByline(text))) found.add(line);
+    else if (prose === 0 && isDateline(line, text)) datelines.push(line);
+    if (length > DATELINE) prose++;
+  };
+  // A block that also holds blocks: its inline elements standing alone between them are lines; so
+  // are those between line breaks in a block too long to be one line (`…</p><hr><span
+  // class="legal">Copyright …</span><br>` at the end of a story written with `<br>`s).
+  const judgeInline = (block: Element): void => {
+    if (stats.get(block)!.inline === 0) return;
+    for (let c = block.firstElementChild; c; c = c.nextElementSibling) {
+      if (!stats.has(c) && isLoneInline(c, stats, true)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
+    }
+  };
+  judgeInline(root);
+  walkElements(root, (el) => {
+    const s = stats.get(el);
+    if (!s || s.text === 0) return true;
+    if (s.inline !== s.text) {
+      judgeInline(el);
+      return true;
+    }
+    if (s.text > DISCLOSURE_LINE) judgeInline(el);
+    else judge(el, s.text, s.commas);
+    return false;
+  });
+  // The same disclosure repeated under every product is furniture however often it comes.
+  if (new Set(disclosures.values()).size <= DISCLOSURES) for (const d of disclosures.keys()) found.add(d);
+  if (datelines.length <= DATELINES) for (const d of datelines) found.add(d);
+  return found;
+}
