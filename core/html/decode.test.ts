@@ -63,6 +63,23 @@ describe('decoding', () => {
     expect(decodeBody(new TextEncoder().encode('<p>é</p>'), undefined, true)).toEqual({ text: '<p>é</p>', encoding: 'utf-8' });
   });
 
+  it('reads valid UTF-8 as UTF-8 when the header or a meta declares a legacy encoding', async () => {
+    const utf8 = new TextEncoder().encode('“café” — naïve');
+    expect(decodeBody(utf8, 'ISO-8859-1', false)).toEqual({ text: '“café” — naïve', encoding: 'utf-8' });
+    const meta = new TextEncoder().encode('<meta http-equiv="Content-Type" content="text/html; charset=windows-1256"><p>Qatar’s oldest</p>');
+    expect(decodeBody(meta, undefined, true).text).toBe('<meta http-equiv="Content-Type" content="text/html; charset=windows-1256"><p>Qatar’s oldest</p>');
+    const result = await processPage({ body: new TextEncoder().encode('<p>“We need urgent action”</p>'), contentType: 'text/html; charset=iso-8859-1', url, formats });
+    expect(result.markdown).toBe('“We need urgent action”');
+  });
+
+  it('keeps the declared encoding when the bytes are not valid UTF-8 or are all ASCII', () => {
+    // é then an ASCII letter is not a UTF-8 sequence, so the whole body is windows-1252, a UTF-8 ’ further on too;
+    // ISO-2022-JP is seven-bit: all ASCII bytes, yet not ASCII text.
+    expect(decodeBody(new Uint8Array([...ascii('caf'), 0xe9, ...ascii('s '), 0xe2, 0x80, 0x99]), 'windows-1252', false).text).toBe('cafés â€™');
+    const jis = new Uint8Array([0x1b, 0x24, 0x42, 0x46, 0x7c, 0x4b, 0x5c, 0x38, 0x6c, 0x1b, 0x28, 0x42]);
+    expect(decodeBody(jis, 'iso-2022-jp', false)).toEqual({ text: '日本語', encoding: 'iso-2022-jp' });
+  });
+
   it('ignores metas inside comments and treats a UTF-16 meta as UTF-8', () => {
     expect(prescanMetaCharset(new Uint8Array(ascii('<!-- <meta charset="koi8-r"> --><meta charset=euc-jp>')))).toBe('euc-jp');
     expect(prescanMetaCharset(new Uint8Array(ascii('<meta charset="utf-16">')))).toBe('utf-8');

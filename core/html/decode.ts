@@ -5,7 +5,15 @@
  * first bytes, else UTF-8. Node's TextDecoder (full ICU) knows every WHATWG encoding (Shift_JIS,
  * EUC-JP, GBK, Big5, windows-125x...), so no extra library is needed; `iso-8859-1` and `latin1` map to
  * windows-1252 exactly as in browsers (with a repair for Node 20, see windows-1252.ts).
+ *
+ * One departure from browsers: bytes that are valid UTF-8 with at least one non-ASCII character are
+ * read as UTF-8 whatever legacy encoding the header or a meta declares. Servers that label UTF-8 as
+ * ISO-8859-1 (an old Apache default) and pages re-saved as UTF-8 under their old meta are common;
+ * a browser shows them as mojibake ("â€™" for "’"), which is worse than useless to a reader or a
+ * language model. Text really written in a single-byte encoding is almost never valid UTF-8: every
+ * accented letter would have to be followed by one to three bytes of 0x80-0xBF.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import { repairWindows1252 } from './windows-1252.js';
 
 export interface Decoded {
@@ -70,17 +78,24 @@ export function prescanMetaCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** An encoding other than UTF-8 and UTF-16: the ones a page declares wrongly for UTF-8 bytes. */
+function isLegacy(encoding: string): boolean {
+  return encoding !== 'utf-8' && !encoding.startsWith('utf-16');
+}
+
 /**
  * Decodes a body. `headerCharset` is the Content-Type charset parameter; `sniffMeta` enables the
  * HTML meta prescan (not for JSON or plain text, which have no such declaration).
  */
 export function decodeBody(body: Uint8Array | string, headerCharset: string | undefined, sniffMeta: boolean): Decoded {
   if (typeof body === 'string') return { text: body, encoding: 'utf-8' };
-  const candidates = [bomEncoding(body), headerCharset, sniffMeta ? prescanMetaCharset(body) : undefined, 'utf-8'];
+  const bom = bomEncoding(body);
+  const candidates = [bom, headerCharset, sniffMeta ? prescanMetaCharset(body) : undefined, 'utf-8'];
   for (const label of candidates) {
-    const decoder = label ? decoderFor(label) : null;
+    let decoder = label ? decoderFor(label) : null;
     // TextDecoder drops a BOM that matches its encoding, so rawHtml starts at the first real char.
     if (!decoder) continue;
+    if (!bom && isLegacy(decoder.encoding) && !isAscii(body) && isUtf8(body)) decoder = decoderFor('utf-8')!;
     const text = decoder.decode(body);
     return { text: decoder.encoding === 'windows-1252' ? repairWindows1252(text) : text, encoding: decoder.encoding };
   }
