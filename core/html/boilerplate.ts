@@ -98,6 +98,28 @@ export function namesConsent(el: Element): boolean {
   return classIdParts(el).some((p) => CONSENT_WORDS.has(p));
 }
 
+/**
+ * A notice that asks for consent to cookies, by its wording: the site says it uses cookies, or that
+ * using it is agreeing to them ("By continuing to browse this site you agree…"), in the languages
+ * of the pages we measure. Reporting on cookies ("cookies and session data track users") does not
+ * say either.
+ */
+const CONSENT_WORDING = [
+  /\b(?:we|this (?:web)?site|our (?:web)?site|this page)(?: also| may)? (?:use|uses|are using|is using) cookies\b/,
+  /\bby (?:using|continuing|browsing|visiting|clicking|staying)\b[^.]{0,120}\b(?:agree|accept|consent)/,
+  /\b(?:accept|allow|agree to)(?: all)? cookies\b/,
+  /\b(?:wir|diese (?:web)?seite|unsere (?:web)?seite|diese website|unsere website) (?:verwenden|verwendet|nutzen|nutzt|setzen|setzt|benutzen|benutzt) cookies\b/,
+  /\b(?:verwenden|nutzen|setzen|benutzen) wir cookies\b/,
+  /\bverwendung von cookies zu\b|\bcookies (?:zulassen|akzeptieren)\b/,
+  /\b(?:nous utilisons|ce site (?:web )?utilise)(?: des)? cookies\b|\bacceptez l.utilisation (?:des|de) cookies\b/,
+  /\b(?:utilizamos|usamos|este sitio(?: web)? utiliza|utilizziamo|questo sito utilizza|wij gebruiken|we gebruiken|deze (?:web)?site gebruikt)(?: (?:i|las|los|de))? cookies?\b/,
+];
+
+export function readsAsConsent(text: string): boolean {
+  const t = text.toLowerCase().replace(/\s+/g, ' ');
+  return t.includes('cookie') && CONSENT_WORDING.some((re) => re.test(t));
+}
+
 /** Class/id words that name the content container itself, whatever else the class says. */
 const CONTAINER_WORDS = new Set(['article', 'articlebody', 'body', 'content', 'main']);
 

@@ -3,9 +3,9 @@
  * `chromeEvidence` flags by tag, ARIA role, hidden state or utility form goes; class/id guesses
  * and page-level headers and footers are guarded against taking the content itself.
  */
-import { chromeEvidence, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts } from './boilerplate.js';
+import { chromeEvidence, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts, readsAsConsent } from './boilerplate.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
+import { findDescendant, hasAncestorIn, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
@@ -124,6 +124,39 @@ function signupBox(form: Element, root: Element): Element {
 
 export const CODE_BLOCKS = new Set(['pre', 'code']);
 
+const COOKIE = /cookie/i;
+const PROSE_SIBLINGS = /^(?:p|h[1-6])$/;
+
+/** A paragraph among paragraphs or headings: a page's own text (a privacy policy's "We use cookies…"). */
+function amongProse(el: Element): boolean {
+  const near = [el.previousElementSibling, el.nextElementSibling];
+  return near.some((sib) => !!sib && PROSE_SIBLINGS.test(sib.localName) && visibleTextLength(sib, undefined, 1) > 0);
+}
+
+/**
+ * Cookie and consent notices found by their wording, whatever their class says (`cookiebanner`,
+ * `botclick`, generated names): the box around each text that mentions cookies (as for a signup
+ * form: at most SIGNUP_BOX_TEXT characters, no content of its own) when the box reads as a
+ * request for consent. A paragraph of an article or a privacy policy that mentions cookies sits
+ * in a larger block, among other paragraphs, or does not ask.
+ */
+function consentNotices(root: Element): Set<Element> {
+  const boxes = new Set<Element>();
+  const visit = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 1) {
+        if (!CODE_BLOCKS.has((child as Element).localName)) visit(child);
+      } else if (child.nodeType === 3 && COOKIE.test(child.nodeValue ?? '') && child.parentElement && child.parentElement !== root) {
+        const box = signupBox(child.parentElement, root);
+        if (boxes.has(box) || visibleTextLength(box, undefined, SIGNUP_BOX_TEXT + 1) > SIGNUP_BOX_TEXT) continue;
+        if (!holdsContent(box) && !amongProse(box) && readsAsConsent(box.textContent ?? '')) boxes.add(box);
+      }
+    }
+  };
+  visit(root);
+  return boxes;
+}
+
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
@@ -170,6 +203,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     if (evidence === 'words') words.add(el);
     return false;
   });
+  for (const box of consentNotices(root)) if (!protect.has(box) && !hasAncestorIn(box, found)) found.add(box);
   if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
   if (words.size > 0 && isEmptiedByGuesses(root, found, words)) {
     for (const el of words) if (!namesConsent(el)) found.delete(el);

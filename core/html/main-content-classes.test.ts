@@ -628,4 +628,22 @@ git clone &lt;repo url&gt;</code></pre>`;
     const hub = await main(`${siteChrome}<div class="story-body">${story}${[1, 2, 3].map((i) => `<div class="panel">${pair(i)}</div>`).join('')}</div>${siteFooter}`);
     expect(hub.match(/provider of river sensors/g)).toHaveLength(3);
   });
+
+  it('drops cookie notices by their wording whatever their class, keeps a listing that such a notice outweighed, and keeps a privacy policy', async () => {
+    const cards = Array.from({ length: 6 }, (_, i) =>
+      `<div class="x${i} q"><a href="/p/${i}"><h2>Engineering note ${i}: scaling the storage layer</h2></a><div>A. Writer · ${i + 1}d ago · 5 min read</div></div>`).join('');
+    const listing = await main(`<div class="a1 b2">${cards}</div><div class="k9"><div class="q" role="alert">To make Example work, we log user data. By using Example, you agree to our <a href="/privacy">Privacy Policy</a>, including cookie policy.</div><button>Close</button></div>`);
+    expect(listing).toContain('Engineering note 0: scaling the storage layer');
+    expect(listing).toContain('Engineering note 5: scaling the storage layer');
+    expect(listing).not.toContain('you agree');
+    const article = await main(`${siteChrome}<main><article>${story}</article></main>
+      <div id="botclick">Wir verwenden Cookies, die unser Angebot nutzerfreundlicher machen.<br>Durch die Nutzung unserer Dienste stimmen Sie der Verwendung von Cookies zu. <a href="/datenschutz">Weitere Informationen</a><a class="ok">OK</a></div>
+      <div class="pea_wrap"><p>This site uses cookies. By continuing to browse this site you are agreeing to our use of cookies. <a href="/privacy">View Privacy Policy.</a></p><a href="#close">x</a></div>`);
+    expect(article).toContain('Council approves the river plan');
+    expect(article).toContain('The bridge report');
+    expect(article).not.toContain('Cookies');
+    expect(article).not.toContain('cookies');
+    const policy = await main(`<main><h1>Privacy policy</h1>${prose('privacy')}<h2>Cookies</h2><p>We use cookies to remember your settings between visits, and you can turn them off in your browser at any time.</p>${prose('data')}</main>`);
+    expect(policy).toContain('We use cookies to remember your settings between visits');
+  });
 });
