@@ -133,28 +133,25 @@ function amongProse(el: Element): boolean {
   return near.some((sib) => !!sib && PROSE_SIBLINGS.test(sib.localName) && visibleTextLength(sib, undefined, 1) > 0);
 }
 
+/** Whether one of the element's own text nodes mentions cookies. */
+function mentionsCookies(el: Element): boolean {
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 && COOKIE.test(child.nodeValue ?? '')) return true;
+  }
+  return false;
+}
+
 /**
- * Cookie and consent notices found by their wording, whatever their class says (`cookiebanner`,
- * `botclick`, generated names): the box around each text that mentions cookies (as for a signup
- * form: at most SIGNUP_BOX_TEXT characters, no content of its own) when the box reads as a
- * request for consent. A paragraph of an article or a privacy policy that mentions cookies sits
- * in a larger block, among other paragraphs, or does not ask.
+ * A cookie or consent notice found by its wording, whatever its class says (`cookiebanner`,
+ * `botclick`, generated names): the box around a text that mentions cookies (as for a signup form:
+ * at most SIGNUP_BOX_TEXT characters, no content of its own) when the box reads as a request for
+ * consent. A paragraph of an article or a privacy policy that mentions cookies sits in a larger
+ * block, among other paragraphs, or does not ask.
  */
-function consentNotices(root: Element): Set<Element> {
-  const boxes = new Set<Element>();
-  const visit = (node: Node): void => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 1) {
-        if (!CODE_BLOCKS.has((child as Element).localName)) visit(child);
-      } else if (child.nodeType === 3 && COOKIE.test(child.nodeValue ?? '') && child.parentElement && child.parentElement !== root) {
-        const box = signupBox(child.parentElement, root);
-        if (boxes.has(box) || visibleTextLength(box, undefined, SIGNUP_BOX_TEXT + 1) > SIGNUP_BOX_TEXT) continue;
-        if (!holdsContent(box) && !amongProse(box) && readsAsConsent(box.textContent ?? '')) boxes.add(box);
-      }
-    }
-  };
-  visit(root);
-  return boxes;
+function consentBox(el: Element, root: Element): Element | undefined {
+  const box = signupBox(el, root);
+  if (visibleTextLength(box, undefined, SIGNUP_BOX_TEXT + 1) > SIGNUP_BOX_TEXT) return undefined;
+  return !holdsContent(box) && !amongProse(box) && readsAsConsent(box.textContent ?? '') ? box : undefined;
 }
 
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
@@ -176,6 +173,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
   };
   const comments: Element[] = [];
   const words = new Set<Element>();
+  const cookies: Element[] = [];
   // Headers and footers beside a <main> are the site's, whatever prose they hold (testimonials,
   // an "about us" blurb, teasers, a disclaimer): only a title keeps them. The main is looked up at
   // the first header or footer; it counts when it holds prose, or more text than the header or
@@ -197,13 +195,19 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     if (CODE_BLOCKS.has(el.localName)) return false;
     const evidence = protect.has(el) ? undefined : chromeEvidence(el);
     const guessed = evidence === 'words' || evidence === 'edge';
-    if (!evidence || (guessed && isGuarded(el, evidence === 'edge' && isSiteEdge(el)))) return true;
+    if (!evidence || (guessed && isGuarded(el, evidence === 'edge' && isSiteEdge(el)))) {
+      if (mentionsCookies(el)) cookies.push(el);
+      return true;
+    }
     found.add(evidence === 'form' && isSignupForm(el) ? signupBox(el, root) : el);
     if (guessed && namesComments(el)) comments.push(el);
     if (evidence === 'words') words.add(el);
     return false;
   });
-  for (const box of consentNotices(root)) if (!protect.has(box) && !hasAncestorIn(box, found)) found.add(box);
+  for (const el of cookies) {
+    const box = consentBox(el, root);
+    if (box && !protect.has(box) && !hasAncestorIn(box, found)) found.add(box);
+  }
   if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
   if (words.size > 0 && isEmptiedByGuesses(root, found, words)) {
     for (const el of words) if (!namesConsent(el)) found.delete(el);
