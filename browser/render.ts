@@ -9,6 +9,9 @@ import { blockAdsIn } from './adblock.js';
 import { RenderError, type RenderRequest } from './contract.js';
 import type { BrowserPool } from './pool.js';
 import type { ProxyMember } from '../core/proxy-pools.js';
+import { readsAsUtf8Anyway } from '../core/html/decode.js';
+import { undoWindows1252Misread } from '../core/html/windows-1252.js';
+import type { Page, Response } from 'playwright';
 
 export interface RenderResult {
   html: string;
@@ -27,6 +30,22 @@ const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/
 
 /** Scripts that fetch after `load` usually finish within this; it is capped by the remaining budget. */
 const SETTLE_MS = 1500;
+
+/**
+ * The page's HTML with the text the fetch engine would read from the same bytes. Chromium decodes
+ * a document as its header or meta declares; the fetch engine reads bytes that are valid UTF-8 as
+ * UTF-8 whatever is declared (core/html/decode.ts). A UTF-8 page declared ISO-8859-1 (windows-1252
+ * to a browser) comes out of Chromium as mojibake ("â€™" for "’"), which this undoes. Other
+ * declared encodings are left as Chromium read them, and so is a page an action navigated away from
+ * (the bytes at hand are the first document's).
+ */
+async function asFetchedText(page: Page, response: Response, html: string): Promise<string> {
+  if (page.url() !== response.url()) return html;
+  const charset = await page.evaluate(() => document.characterSet).catch(() => undefined);
+  if (charset?.toLowerCase() !== 'windows-1252') return html;
+  const bytes = await response.body().catch(() => undefined);
+  return bytes && readsAsUtf8Anyway(bytes) ? undoWindows1252Misread(html) : html;
+}
 
 /** `via`: the operator proxy the page's traffic goes out through (README "Proxies"). */
 export async function renderPage(pool: BrowserPool, request: RenderRequest, via?: ProxyMember): Promise<RenderResult> {
@@ -69,7 +88,7 @@ export async function renderPage(pool: BrowserPool, request: RenderRequest, via?
         actions = await runActions({ page, remaining }, request.actions);
         if (refused) throw new RenderError(`An action led to a URL the URL safety policy refuses: ${refused}`, 'blocked');
       }
-      const html = await pageContent(page);
+      const html = await asFetchedText(page, response, await pageContent(page));
       const screenshot = request.screenshot
         ? await page.screenshot({ fullPage: request.screenshot === 'fullPage', timeout: remaining(), ...(request.screenshotQuality ? { type: 'jpeg', quality: request.screenshotQuality } : { type: 'png' }) })
         : undefined;

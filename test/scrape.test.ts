@@ -151,6 +151,16 @@ describe('POST /v1/scrape: formats and metadata', () => {
 });
 
 describe('POST /v1/scrape: engines', () => {
+  it('reads a UTF-8 page declared ISO-8859-1 as UTF-8 in both engines, keeping what a script wrote', async () => {
+    const fetched = await scrape({ url: `${site.url}/mislabelled` });
+    const rendered = await scrape({ url: `${site.url}/mislabelled`, formats: ['markdown', 'screenshot'] });
+    expect(data(fetched).metadata).toMatchObject({ engine: 'fetch', title: 'Grüße' });
+    expect(data(rendered).metadata).toMatchObject({ engine: 'local_browser', title: 'Grüße' });
+    const text = '# Grüße – “quoted”\n\nPrice: €5 for 日本語 😀.\n\nIts server says ISO-8859-1, as an old default does; a reader still sees every character right.';
+    expect(data(fetched).markdown).toBe(text);
+    expect(data(rendered).markdown).toBe(`${text}\n\nCafé by script`);
+  });
+
   it('renders a script-built page in a browser', async () => {
     const res = await scrape({ url: `${site.url}/spa` });
     expect(res.status).toBe(200);

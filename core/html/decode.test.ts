@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody, prescanMetaCharset } from './decode.js';
 import { processPage } from './index.js';
+import { undoWindows1252Misread } from './windows-1252.js';
 
 const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
 /** 日本語 and テスト in Shift_JIS, and 日本語 in EUC-JP, written out byte by byte. */
@@ -89,5 +90,19 @@ describe('decoding', () => {
   it('does not apply an HTML meta to JSON or text bodies', () => {
     const bytes = new Uint8Array([...ascii('<meta charset="shift_jis"> '), 0xc3, 0xa9]);
     expect(decodeBody(bytes, undefined, false).text).toBe('<meta charset="shift_jis"> é');
+  });
+
+  it('undoes a reading of UTF-8 as windows-1252, every sequence length, and leaves right text alone', () => {
+    const text = 'Grüße – “quoted” €5, 日本語 and 😀; ordinary café';
+    const misread = new TextDecoder('windows-1252').decode(new TextEncoder().encode(text));
+    expect(misread).not.toBe(text);
+    // Node 20 decodes 0x80-0x9F as C1 controls (windows-1252.ts): both spellings come back.
+    expect(undoWindows1252Misread(misread)).toBe(text);
+    expect(undoWindows1252Misread(decodeBody(new TextEncoder().encode(text), undefined, false).text)).toBe(text);
+    const browserSpelling = Array.from(new TextEncoder().encode('’ é'), (b) => ({ 0x80: '€', 0x99: '™', 0xa9: '©' } as Record<number, string>)[b] ?? String.fromCharCode(b)).join('');
+    expect(browserSpelling).toBe('â€™ Ã©');
+    expect(undoWindows1252Misread(browserSpelling)).toBe('’ é');
+    // Text that was right: a lone é, "é" before ASCII, a lead character with too few continuations, an overlong form.
+    for (const right of ['café', 'é and more', 'Ã', 'Ãx', 'â€', 'À€']) expect(undoWindows1252Misread(right)).toBe(right);
   });
 });

@@ -84,6 +84,15 @@ function isLegacy(encoding: string): boolean {
 }
 
 /**
+ * Bytes a legacy declaration does not get to decode: valid UTF-8 with a non-ASCII character and no
+ * byte order mark (see the top of this file). The browser engines undo Chromium's reading of such
+ * a page as windows-1252 on the same test (browser/render.ts).
+ */
+export function readsAsUtf8Anyway(bytes: Uint8Array): boolean {
+  return !bomEncoding(bytes) && !isAscii(bytes) && isUtf8(bytes);
+}
+
+/**
  * Decodes a body. `headerCharset` is the Content-Type charset parameter; `sniffMeta` enables the
  * HTML meta prescan (not for JSON or plain text, which have no such declaration).
  */
@@ -95,7 +104,7 @@ export function decodeBody(body: Uint8Array | string, headerCharset: string | un
     let decoder = label ? decoderFor(label) : null;
     // TextDecoder drops a BOM that matches its encoding, so rawHtml starts at the first real char.
     if (!decoder) continue;
-    if (!bom && isLegacy(decoder.encoding) && !isAscii(body) && isUtf8(body)) decoder = decoderFor('utf-8')!;
+    if (isLegacy(decoder.encoding) && readsAsUtf8Anyway(body)) decoder = decoderFor('utf-8')!;
     const text = decoder.decode(body);
     return { text: decoder.encoding === 'windows-1252' ? repairWindows1252(text) : text, encoding: decoder.encoding };
   }
