@@ -59,6 +59,11 @@ function processCpuMs(pid: number): { ppid: number; cpu: number } | undefined {
   }
 }
 
+/** Whether `pid` is a live process (its CPU can be read). */
+export function isRunning(pid: number): boolean {
+  return processCpuMs(pid) !== undefined;
+}
+
 /** CPU ms used so far by `pid` plus, with `children`, its live direct children (PostgreSQL's backends). */
 export function cpuMs(pid: number, children = false): number {
   const own = processCpuMs(pid)?.cpu ?? 0;

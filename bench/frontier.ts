@@ -46,7 +46,7 @@ import { startPostgres } from '../scripts/infra/postgres.js';
 import { applyMigrations } from '../scripts/infra/project-files.js';
 import { freePort } from '../scripts/infra/ready.js';
 import { loadStackConfig } from '../scripts/stack-config.js';
-import { cpuMs, machineCpuMs } from './crawl-measure.js';
+import { cpuMs, isRunning, machineCpuMs } from './crawl-measure.js';
 import type { LaneReport, LaneRequest } from './frontier-lanes.js';
 import { lockSamples, printStatements, resetStatements, startWithStatements, topQuery, topStatements, topWaits, watchPostgres, type PgReading, type PgWatch, type StatementCost } from './pg-watch.js';
 
@@ -79,6 +79,11 @@ const LANES = args.lanes.split(',').map(Number);
 const modes = args.modes.split(',') as Mode[];
 const WARMUP_MS = Number(args.warmup) * 1000;
 const MEASURE_MS = Number(args.seconds) * 1000;
+/**
+ * How long the lanes run past the measured window: the readings after it take hundreds of ms on a
+ * loaded machine, and with 500 ms some rows read a lane process that had already exited.
+ */
+const RUN_SLACK_MS = 3000;
 const CRAWL_LANES = Number(args['crawl-lanes']);
 const LANES_PER_WORKER = Number(args['lanes-per-worker']);
 const DRIVERS = Number(args.drivers);
@@ -187,7 +192,7 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   const seeded = Math.min(MAX_CRAWL_LIMIT, SEEDED_PER_LANE * lanesPerCrawl);
   const ids = await createCrawls(prisma, crawlCount, seeded, mode === 'spread' ? keys.own : keys.shared);
   const laneList = Array.from({ length: lanes }, (_, i) => ({ crawlId: ids[i % crawlCount], token: `bench:${i}:${randomUUID()}` }));
-  const runMs = WARMUP_MS + MEASURE_MS + 500;
+  const runMs = WARMUP_MS + MEASURE_MS + RUN_SLACK_MS;
   const perDriver = Math.ceil(lanes / DRIVERS);
   const drivers: Array<ReturnType<typeof startDriver>> = [];
   for (let d = 0; d * perDriver < lanes; d++) {
@@ -196,14 +201,21 @@ async function runRow(prisma: PrismaClient, watch: PgWatch, databaseUrl: string,
   await Promise.all(drivers.map((d) => d.started));
   const load1 = loadavg()[0];
   await sleep(WARMUP_MS);
-  const driverCpu = () => drivers.reduce((a, d) => a + cpuMs(d.pid), 0);
+  // A driver that has exited reads as no CPU at all, which would make the row's lane and other-work figures nonsense.
+  const driverCpu = () => drivers.reduce((a, d) => {
+    if (!isRunning(d.pid)) throw new Error(`lane process ${d.pid} ended before the measured window was read: raise RUN_SLACK_MS`);
+    return a + cpuMs(d.pid);
+  }, 0);
   const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
-  const before = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
+  // The lanes' CPU is read first, before the awaited readings, while their processes surely run.
+  const lanesBefore = driverCpu();
+  const before = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: lanesBefore, machine: machineCpuMs().busy, self: selfCpu() };
   if (args.statements) await resetStatements(databaseUrl);
   const sampler = watch.sampleWaits(20);
   await sleep(MEASURE_MS);
   const waits = await sampler.stop();
-  const after = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: driverCpu(), machine: machineCpuMs().busy, self: selfCpu() };
+  const lanesAfter = driverCpu();
+  const after = { pg: await watch.read(), counts: await counters(prisma, ids), lanes: lanesAfter, machine: machineCpuMs().busy, self: selfCpu() };
   const measuredUntil = Date.now();
   const statements = args.statements ? await topStatements(databaseUrl, after.counts.stores - before.counts.stores) : [];
   const reports = await Promise.all(drivers.map((d) => d.done));
