@@ -33,9 +33,17 @@ function removeNode(node: Node): Node {
 }
 
 /**
+ * A hyphenation hint (`&shy;`): shown only where a browser breaks the word, and put into every long
+ * word by hyphenation plugins ("Mit&shy;tel&shy;al&shy;ter"). In markdown it would split the words
+ * for a reader's search and a model's tokenizer alike, so it goes.
+ */
+const SOFT_HYPHEN = '\u00ad';
+
+/**
  * Collapses runs of whitespace in the text under `root` to one space and drops what a browser
- * would not show: spaces at the start and end of blocks and after another space, empty text
- * nodes, comments. `<pre>` keeps its whitespace. Turndown's collapse-whitespace pass, step for step.
+ * would not show: spaces at the start and end of blocks and after another space, soft hyphens,
+ * empty text nodes, comments. `<pre>` keeps its whitespace. Turndown's collapse-whitespace pass,
+ * step for step, and the soft hyphens.
  */
 export function collapseWhitespace(root: Element): void {
   if (!root.firstChild || root.nodeName === 'PRE') return;
@@ -46,7 +54,8 @@ export function collapseWhitespace(root: Element): void {
   while (node !== root) {
     if (node.nodeType === TEXT_NODE || node.nodeType === 4) {
       const data = (node as CharacterData).data;
-      let text = /[ \r\n\t]{2}|[\r\n\t]/.test(data) ? data.replace(/[ \r\n\t]+/g, ' ') : data;
+      const shown = data.includes(SOFT_HYPHEN) ? data.replaceAll(SOFT_HYPHEN, '') : data;
+      let text = /[ \r\n\t]{2}|[\r\n\t]/.test(shown) ? shown.replace(/[ \r\n\t]+/g, ' ') : shown;
       if ((!prevText || prevText.data.endsWith(' ')) && !keepLeadingWs && text.charCodeAt(0) === 32) text = text.slice(1);
       if (!text) {
         node = removeNode(node);

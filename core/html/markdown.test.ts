@@ -99,6 +99,13 @@ describe('markdown: code', () => {
 });
 
 describe('markdown: links, images and structure', () => {
+  it('drops soft hyphens from the text, not from code, and the html format keeps them', async () => {
+    const body = '<p>Das Mit&shy;tel&shy;al&shy;ter und <a href="/x">Appli\u00adcations</a> &shy; open</p><pre>a\u00adb</pre>';
+    const page = await processPage({ body, url, formats: new Set(['markdown', 'html']) });
+    expect(page.markdown).toBe('Das Mittelalter und [Applications](https://example.com/x) open\n\n```\na\u00adb\n```');
+    expect(page.html).toContain('Mit\u00adtel\u00adal\u00adter');
+  });
+
   it('renders images with absolute src and alt text', async () => {
     const html = '<p><img src="../img/a.png" alt="A [cat]"> <img src="/b.png"></p>';
     expect(await markdownOf(html)).toBe('![A \\[cat\\]](https://example.com/img/a.png) ![](https://example.com/b.png)');
