@@ -194,6 +194,14 @@ export function wrapFrom(first: Element): Element {
   return wrapper;
 }
 
+/** Moves `nodes`, siblings in order, into a `<span>` put in their place, and returns the span. */
+export function wrapNodes(nodes: readonly Node[]): Element {
+  const wrapper = nodes[0].ownerDocument!.createElement('span');
+  nodes[0].parentNode!.insertBefore(wrapper, nodes[0]);
+  for (const node of nodes) wrapper.appendChild(node);
+  return wrapper;
+}
+
 /** `first` and every element after it inside `root`: its following siblings, then its ancestors' (below `root`). */
 export function fromHereOn(first: Element, root: Element): Element[] {
   const rest: Element[] = [first];

@@ -38,6 +38,31 @@ export function isLoneInline(el: Element, stats: StatsMap, breaks = false): bool
 }
 
 /**
+ * The lines of a block written with line breaks: the runs of text and inline elements between its
+ * blocks and its `<br>`s and `<hr>`s, blank nodes and comments trimmed from their ends (`Story
+ * text…<br><br>Copyright 2008 The Associated Press. All rights reserved.<br>`). A run of one element
+ * is a lone inline element (isLoneInline with breaks).
+ */
+export function breakRuns(block: Element, stats: StatsMap): Node[][] {
+  const runs: Node[][] = [];
+  let run: Node[] = [];
+  const end = (): void => {
+    let first = 0;
+    let last = run.length - 1;
+    while (first <= last && (isBlank(run[first]) || run[first].nodeType === 8)) first++;
+    while (last >= first && (isBlank(run[last]) || run[last].nodeType === 8)) last--;
+    if (first <= last) runs.push(run.slice(first, last + 1));
+    run = [];
+  };
+  for (let c = block.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 1 && (stats.has(c as Element) || BREAKS.has((c as Element).localName))) end();
+    else run.push(c);
+  }
+  end();
+  return runs;
+}
+
+/**
  * The line that a text node belongs to: its block (the nearest ancestor with stats, or `root`), or,
  * when that block also holds blocks, the inline element under it that stands alone between them.
  */

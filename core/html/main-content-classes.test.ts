@@ -476,6 +476,14 @@ git clone &lt;repo url&gt;</code></pre>`;
     const brStory = await main(`<div><h1>Council approves the river plan</h1><div>${sentences.join('<br><br>')}<br><br><hr><span class="legal">Copyright 2008 The Associated Press. All rights reserved. This material may not be published, broadcast, rewritten or redistributed.</span><br><br></div></div>`);
     expect(brStory).toContain('published on day 12');
     expect(brStory).not.toContain('Associated Press');
+    // The same lines as bare text between line breaks, a byline above and a prompt below: judged
+    // like blocks, while a sentence in the story that names the press agency stays.
+    const quoted = 'The agency told the Associated Press on Monday that, in its view, the plan was sound.';
+    const bare = await main(`<div><h1>Council approves the river plan</h1><div>By Jane Doe<br><br>${sentences.join('<br><br>')}<br><br>${quoted}<br><br>Follow us on Twitter<br><br>Copyright 2008 The <b>Associated Press</b>. All rights reserved.<br></div></div>`);
+    expect(bare).toContain('published on day 1,');
+    expect(bare).toContain('published on day 12');
+    expect(bare).toContain(quoted);
+    for (const furniture of ['Jane Doe', 'Follow us', 'All rights reserved']) expect(bare).not.toContain(furniture);
   });
 
   it('drops the readers\' comments after a line that opens them, and other stories after a heading that names them, without class words', async () => {

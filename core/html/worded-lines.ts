@@ -3,8 +3,8 @@
  * credits, bylines, datelines, sources, prompts, disclosures, notices. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { visibleTextLength, walkElements } from './dom.js';
-import { isLoneInline } from './lines.js';
+import { visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { breakRuns } from './lines.js';
 
 const COMMA = /[,\uff0c\u3001\u060c]/;
 
@@ -31,9 +31,6 @@ const FURNITURE_LINE = [
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
-  // Bylines and datelines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more bylines: isByline).
-  /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
-  /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
   // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
   /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu,
   // Article tools: "Story Tools: E-MAIL PRINT Text Size", "Email this article", "Print this story", "Send this article to a friend".
@@ -54,6 +51,18 @@ const FURNITURE_LINE = [
   // Comment and related-story headings, whole lines.
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
+
+/**
+ * Bylines, whole lines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more:
+ * isByline). An article has a few; a listing's cards or a forum's posts have one each, and there
+ * they are the content (BYLINES).
+ */
+const BYLINE_LINE = [
+  /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
+  /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
+];
+/** Bylines in a root at most (a writer's, published, updated, a second writer's): more are a listing's or a forum's. */
+const BYLINES = 4;
 
 /** Characters at most of a dateline. */
 const DATELINE = 120;
@@ -77,8 +86,8 @@ const DATELINE_FILLER = new RegExp(
  * Writer 1 hour, 40 minutes ago", "Eurosport - Sat, 29 Dec 15:58:00 2007"). Not a heading ("March
  * 2020"), nor a line with words in lower case ("March 2020: the lockdown begins").
  */
-function isDateline(line: Element, text: string): boolean {
-  if (text.length > DATELINE || /^h[2-6]$/.test(line.localName)) return false;
+function isDateline(tag: string, text: string): boolean {
+  if (text.length > DATELINE || /^h[2-6]$/.test(tag)) return false;
   const ago = AGO.test(text);
   const dates = text.match(DATE);
   if (!ago && !(dates && (dates.some((d) => /\d{4}/.test(d)) || /\d{1,2}[:.]\d{2}/.test(text)))) return false;
@@ -131,6 +140,8 @@ const PROMPT_COMMAS = 3;
  */
 const DISCLOSURE =
   /\b(?:(?:we|i|editors?) (?:may |might |will |could )?(?:earn|receive|get|make)(?: us)? (?:a |an )?(?:small )?(?:affiliate )?(?:commissions?|compensation)|earns? us (?:a )?(?:small )?(?:affiliate )?commission|affiliate[- ]links?|earn(?:s)? from qualifying purchases|(?:is |are )?(?:a )?reader[- ]supported)\b/iu;
+/** A writer saying there is nothing to disclose: "This post does NOT contain any affiliate links", "no affiliate links". */
+const NO_DISCLOSURE = /\b(?:no|not|n't|never|without)\b[^.!?]{0,30}affiliate/iu;
 /** Characters at most of a disclosure line: a paragraph of two or three sentences. */
 const DISCLOSURE_LINE = 400;
 /** Different disclosures a page shows at most (one at the top, one at the end): more are an article about affiliate sales. */
@@ -150,46 +161,70 @@ const NOTICE_OPENS = /^(?:copyright\b|©|\(c\)|distributed by\b)/iu;
 const NOTICE_LINE = 400;
 const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
 
+/** A line to judge: an element, or the nodes of a line written with line breaks (lines.ts breakRuns). */
+type Line = Element | readonly Node[];
+
 /** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice). */
 export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
-  const found = new Set<Element>();
-  const disclosures = new Map<Element, string>();
+  const found: Line[] = [];
+  const disclosures = new Map<Line, string>();
   // Datelines are looked for above the first paragraph: below it, and in numbers (a listing of
   // events, a forum's posts), dates and names are the content.
-  const datelines: Element[] = [];
+  const datelines: Line[] = [];
+  const bylines: Line[] = [];
   let prose = 0;
-  const judge = (line: Element, length: number, commas: number): void => {
-    if (length === 0 || length > DISCLOSURE_LINE || line.localName === 'h1') return;
-    const text = (line.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) disclosures.set(line, text);
-    else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.add(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_WORDS.test(text) && PROMPT_LINE.test(text)) || isByline(text))) found.add(line);
-    else if (prose === 0 && isDateline(line, text)) datelines.push(line);
+  const judge = (line: Line, tag: string, length: number, text: string, commas: number): void => {
+    if (length === 0 || length > DISCLOSURE_LINE || tag === 'h1') return;
+    if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) {
+      if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
+    }
+    else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_WORDS.test(text) && PROMPT_LINE.test(text)))) found.push(line);
+    else if (length <= WORDED_LINE && (BYLINE_LINE.some((re) => re.test(text)) || isByline(text))) bylines.push(line);
+    else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
     if (length > DATELINE) prose++;
   };
-  // A block that also holds blocks: its inline elements standing alone between them are lines; so
-  // are those between line breaks in a block too long to be one line (`…</p><hr><span
-  // class="legal">Copyright …</span><br>` at the end of a story written with `<br>`s).
-  const judgeInline = (block: Element): void => {
-    if (stats.get(block)!.inline === 0) return;
-    for (let c = block.firstElementChild; c; c = c.nextElementSibling) {
-      if (!stats.has(c) && isLoneInline(c, stats, true)) judge(c, visibleTextLength(c), (c.textContent ?? '').split(COMMA).length - 1);
+  const judgeElement = (el: Element, length: number, commas: number): void => {
+    if (length > 0 && length <= DISCLOSURE_LINE) judge(el, el.localName, length, collapse(el.textContent ?? ''), commas);
+  };
+  // A block that also holds blocks, or is too long to be one line: its runs of text and inline
+  // elements between blocks and line breaks are lines (`…</p><hr><span class="legal">Copyright
+  // …</span><br>`, `story…<br><br>Follow us on Twitter<br>` at the end of a story written with `<br>`s).
+  const judgeRuns = (block: Element): void => {
+    for (const run of breakRuns(block, stats)) {
+      if (run.length === 1 && run[0].nodeType === 1) {
+        const el = run[0] as Element;
+        judgeElement(el, visibleTextLength(el), (el.textContent ?? '').split(COMMA).length - 1);
+        continue;
+      }
+      const text = collapse(run.map((n) => (n.nodeType === 8 ? '' : n.textContent ?? '')).join(''));
+      const length = text.length - (text.match(/ /g)?.length ?? 0);
+      if (length > 0 && length <= DISCLOSURE_LINE) judge(run, 'span', length, text, text.split(COMMA).length - 1);
     }
   };
-  judgeInline(root);
+  if (stats.get(root)!.inline > 0) judgeRuns(root);
   walkElements(root, (el) => {
     const s = stats.get(el);
     if (!s || s.text === 0) return true;
     if (s.inline !== s.text) {
-      judgeInline(el);
+      if (s.inline > 0) judgeRuns(el);
       return true;
     }
-    if (s.text > DISCLOSURE_LINE) judgeInline(el);
-    else judge(el, s.text, s.commas);
+    if (s.text <= DISCLOSURE_LINE) judgeElement(el, s.text, s.commas);
+    else if (hasBreak(el)) judgeRuns(el);
     return false;
   });
   // The same disclosure repeated under every product is furniture however often it comes.
-  if (new Set(disclosures.values()).size <= DISCLOSURES) for (const d of disclosures.keys()) found.add(d);
-  if (datelines.length <= DATELINES) for (const d of datelines) found.add(d);
-  return found;
+  if (new Set(disclosures.values()).size <= DISCLOSURES) found.push(...disclosures.keys());
+  if (datelines.length <= DATELINES) found.push(...datelines);
+  if (bylines.length <= BYLINES) found.push(...bylines);
+  return new Set(found.map((line) => (isElement(line) ? line : wrapNodes(line))));
 }
+
+const isElement = (line: Line): line is Element => !Array.isArray(line);
+const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/** Whether a block holds a line break of its own: only then is a long block more than one line. */
+const hasBreak = (el: Element): boolean => {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.localName === 'br' || c.localName === 'hr') return true;
+  return false;
+};
