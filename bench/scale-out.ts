@@ -32,7 +32,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installSignalCleanup } from '../scripts/infra/child.js';
-import { cpuMs, machineCpuMs } from './crawl-measure.js';
+import { cpuMs, machineCpuMs, threadCpuDelta, threadCpuMs } from './crawl-measure.js';
 import { startSite } from './crawl-site.js';
 import { startRoundRobin } from './round-robin.js';
 import { printStatements, resetStatements, topStatements, watchPostgres } from './pg-watch.js';
@@ -85,6 +85,8 @@ interface Result {
   wallMs: number;
   /** CPU ms per page by group, services only. */
   cpu: Record<'workers' | 'api' | 'postgres' | 'temporal' | 'redis', number>;
+  /** The workers' CPU ms per page by thread name, summed over workers (main thread, `node`: convert and V8 helper threads, `tokio-…`: Temporal's core). */
+  workerThreads: Array<[string, number]>;
   siteCpu: number;
   otherCores: number;
   perWorker: Array<{ name: string; pages: number; idleS: number; shortS: number; idleWhen: string }>;
@@ -98,7 +100,8 @@ function print(r: Result): void {
   console.log(
     `${r.apis} API${r.apis > 1 ? 's + proxy' : '        '} ${r.workers} worker(s): ${r.pagesPerSec.toFixed(1)} pages/s (${(r.wallMs / 1000).toFixed(1)} s); CPU ${total(r).toFixed(2)} ms/page ` +
       `(workers ${c.workers.toFixed(2)}, API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)} = ${((100 * c.postgres) / total(r)).toFixed(1)} %, Temporal ${c.temporal.toFixed(2)}, Redis ${c.redis.toFixed(2)}); PostgreSQL wrote ${(r.walBytesPerPage / 1024).toFixed(1)} KiB of WAL and committed ${r.commitsPerPage.toFixed(2)} transactions per page; ` +
-      `site ${r.siteCpu.toFixed(2)} ms/page; other load ${r.otherCores.toFixed(2)} cores; load average ${r.load1.toFixed(1)} at start\n    pages by worker: ${perWorker}`,
+      `site ${r.siteCpu.toFixed(2)} ms/page; other load ${r.otherCores.toFixed(2)} cores; load average ${r.load1.toFixed(1)} at start\n` +
+      `    workers by thread (ms/page): ${r.workerThreads.filter(([, ms]) => ms >= 0.005).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')}\n    pages by worker: ${perWorker}`,
   );
 }
 
@@ -138,9 +141,14 @@ try {
         const selfCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
         const load1 = loadavg()[0];
         if (args.statements) await resetStatements(stack.databaseUrl);
+        const threadsBefore = workers.map((w) => threadCpuMs(w.child.pid!));
         const before = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu(), pg: await watch.read() };
         const crawl = await watchCrawl(stack, { ...request, limit: PAGES, seed: `${site.origin}/site/` }, () => workers);
         const after = { cpu: processes.map(([, read]) => read()), machine: machineCpuMs().busy, self: selfCpu(), pg: await watch.read() };
+        const workerThreads = new Map<string, number>();
+        workers.forEach((w, i) => {
+          for (const [name, ms] of threadCpuDelta(threadsBefore[i], threadCpuMs(w.child.pid!))) workerThreads.set(name, (workerThreads.get(name) ?? 0) + ms / PAGES);
+        });
         const check = await checkStored(stack, crawl.id);
         const hits = (await site.hits())['/site/'];
         if (check.documents !== PAGES || check.lost !== 0 || check.storedTwice !== 0 || !check.gapFree || check.failed !== 0) throw new Error(`crawl ${crawl.id}: ${JSON.stringify(check)}; expected ${PAGES} pages stored once each`);
@@ -165,6 +173,7 @@ try {
           pagesPerSec: PAGES / (crawl.wallMs / 1000),
           wallMs: crawl.wallMs,
           cpu,
+          workerThreads: [...workerThreads].sort((a, b) => b[1] - a[1]),
           siteCpu,
           otherCores: Math.max(0, after.machine - before.machine - counted) / crawl.wallMs,
           perWorker: workers.map((w) => {
