@@ -12,7 +12,8 @@
  * untimed `--warmup-pages` crawl, with maxConcurrency = `--concurrency` × workers, so every worker's
  * lane slots (WORKER_CONCURRENCY = `--concurrency`: two lanes of 8) are filled. Printed per
  * configuration: pages/s, CPU per page of every service process (from /proc: workers, APIs and proxy,
- * PostgreSQL with its backends, Temporal, Redis) and PostgreSQL's share, the fixture site's own CPU
+ * PostgreSQL with its backends, Temporal, Redis) and PostgreSQL's share, the workers' CPU by thread (main
+ * thread against conversion and V8's helpers), the fixture site's own CPU
  * (not counted: it stands for the internet), the rest of the machine's load, and each worker's pages
  * (its GET /metrics) with the seconds it idled while URLs were queued (and how many of those began
  * with fewer URLs queued than the crawl's lanes take at once). Every crawl must store each
