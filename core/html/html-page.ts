@@ -41,7 +41,7 @@ export function processHtml(html: string, contentType: string, input: ProcessPag
   if (selected?.kept.length === 0) {
     result.includeTagsMatchedNothing = true;
   } else {
-    if (input.onlyMainContent) root = applyMainContent(root, selected?.kept);
+    if (input.onlyMainContent) root = applyMainContent(root, input.url, selected?.kept);
     absolutizeUrls(root, base);
   }
   // A main root is itself part of the content (`<main>...</main>`); body and container are not.

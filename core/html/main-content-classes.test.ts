@@ -654,4 +654,24 @@ git clone &lt;repo url&gt;</code></pre>`;
     const policy = await main(`<main><h1>Privacy policy</h1>${prose('privacy')}<h2>Cookies</h2><p>We use cookies to remember your settings between visits, and you can turn them off in your browser at any time.</p>${prose('data')}</main>`);
     expect(policy).toContain('We use cookies to remember your settings between visits');
   });
+
+  it('keeps only the story of an old template whose features column holds more prose, when the URL names one article; the whole page at a hub URL', async () => {
+    const feature = (i: number) => `<p><a href="/features/${i}">Feature number ${i} on the week in the city and its people</a> — a look at markets, parks, buses and schools, with photos, maps and a podcast.</p>`;
+    const page = `<!doctype html><html><head><title>T</title></head><body><div id="top"><a href="/">Daily Example</a> <a href="/world">World</a></div>
+      <div id="wrap"><div id="left"><div class="story"><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}</div><div class="tools"><a href="/print">Print this story</a></div></div>
+      <div id="right"><div class="box"><b>FEATURES</b>${Array.from({ length: 10 }, (_, i) => feature(i)).join('')}</div></div></div></body></html>`;
+    const at = async (pageUrl: string) => (await processPage({ body: page, url: pageUrl, formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+    for (const article of ['https://daily.example/2008/01/14/council-approves', 'https://daily.example/news/council-approves-the-river-plan', 'https://daily.example/story.cfm?aid=73388']) {
+      const md = await at(article);
+      expect(md).toContain('# Council approves the river plan');
+      expect(md).toContain('The budget report, published on day 4');
+      expect(md).not.toContain('Feature number');
+      expect(md).not.toContain('Daily Example');
+    }
+    // At a hub's URL the same page has no clear main block: nothing is cut.
+    const hub = await at('https://daily.example/news/');
+    expect(hub).toContain('The budget report, published on day 4');
+    expect(hub).toContain('Feature number 9');
+    expect(hub).toContain('Daily Example');
+  });
 });

@@ -229,18 +229,18 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
 
 /**
  * Applies onlyMainContent in place and returns the element whose content is the page's content:
- * the chosen root, or `body` itself. `kept` are the elements includeTags selected (the children of
+ * the chosen root, or `body` itself. `url` is the page's (main-root.ts isDocumentUrl). `kept` are the elements includeTags selected (the children of
  * `body`, then a container): the caller chose them, so they are neither replaced by a main root nor
  * pruned themselves, only their insides.
  */
-export function applyMainContent(body: Element, kept?: readonly Element[]): Element {
+export function applyMainContent(body: Element, url: string, kept?: readonly Element[]): Element {
   if (kept) {
     removeIfNonEmpty(body, collectChrome(body, new Set([body, ...kept])));
     return body;
   }
   removeIfNonEmpty(body, collectChrome(body, new Set([body])));
   const stats = measure(body);
-  const { root, drop, core } = chooseRoot(body, stats);
+  const { root, drop, core } = chooseRoot(body, stats, url);
   if (root === body || !removeIfNonEmpty(root, drop)) {
     // No main block: only other stories after the article (under a heading that says so, or as
     // cards with excerpts) and the lines that end the page after its last prose go.

@@ -3,7 +3,8 @@
  * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
  * good candidates share, to a parent that scores higher or holds much more prose, to its parent
  * when siblings are content too, and up to the article's title; or body, when that root does not
- * hold most of the page's prose, or is a sliver of the page's text.
+ * hold most of the page's prose (unless the URL names one document and the prose beside the root
+ * is mostly in links), or is a sliver of the page's text.
  */
 import { candidateScore, linkDensity, proseMass, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia } from './dom.js';
@@ -116,7 +117,7 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
 }
 
 /** The content root and the siblings of it to drop, or body when there is no clear main block. */
-export function chooseRoot(body: Element, stats: StatsMap): { root: Element; drop: Set<Element>; core: Element } {
+export function chooseRoot(body: Element, stats: StatsMap, url: string): { root: Element; drop: Set<Element>; core: Element } {
   const whole = { root: body, drop: new Set<Element>(), core: body };
   const top = topCandidate(body, stats);
   if (!top) return whole;
@@ -137,12 +138,64 @@ export function chooseRoot(body: Element, stats: StatsMap): { root: Element; dro
   // Teasers' blurbs are not the page's prose: on older news templates, lists of other stories with
   // a blurb each outweigh the article they surround.
   const prose = kept(proseMass);
-  if (prose <= 0 || prose < CLEAR_ROOT_SHARE * proseMass(stats.get(body)!)) return whole;
+  if (prose <= 0) return whole;
+  if (prose < CLEAR_ROOT_SHARE * proseMass(stats.get(body)!)) {
+    // One document on a busy template (a ticker, a column of features, teasers with blurbs): the
+    // prose beside it counts at its share outside links, squared.
+    if (!isDocumentUrl(url) || prose < CLEAR_ROOT_SHARE * (prose + proseBeside(body, root, drop, stats))) return whole;
+  }
   // A sliver of the page (a promotion, a blurb) can hold its only prose when the rest is product
   // cards or headlines: that page has no main block either.
   const text = kept((s) => s.text);
   if (text < SLIVER_TEXT && text < SLIVER_SHARE * (stats.get(body)?.text ?? 0)) return whole;
   return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
+}
+
+/**
+ * The prose outside the root (its dropped siblings, and the branches beside it up to body), each
+ * branch's at its share of text outside links, squared: a column that is half links counts a quarter.
+ */
+function proseBeside(body: Element, root: Element, drop: ReadonlySet<Element>, stats: StatsMap): number {
+  const weigh = (el: Element): number => {
+    const s = stats.get(el);
+    return s ? proseMass(s) * (1 - linkDensity(s)) ** 2 : 0;
+  };
+  let beside = 0;
+  for (const el of drop) beside += weigh(el);
+  for (let el = root; el !== body && el.parentElement; el = el.parentElement) {
+    for (let c = el.parentElement.firstElementChild; c; c = c.nextElementSibling) if (c !== el) beside += weigh(c);
+  }
+  return beside;
+}
+
+/** Words from which the last part of a URL's path is a document's slug (`lvmh-mit-ordentlichem-wachstum`). */
+const SLUG_WORDS = 4;
+/** A date in a path: `/2008/01/14/`, `/2024/03/`. */
+const DATE_PATH = /(?:^|\/)(?:19|20)\d{2}\/\d{1,2}\/(?:\d{1,2}\/)?/;
+/** An id of five or more digits anywhere in the path or query: `art_aid=73388`, `/listing/615442107/`, `showthread.php?t=186269`. */
+const LONG_ID = /\d{5,}/;
+
+/**
+ * Whether a URL names one document (an article, a thread, a product) rather than a hub (a home,
+ * category, service or search page): a date in its path, a long numeric id, or a slug of several
+ * words as its last part.
+ */
+export function isDocumentUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  let path = parsed.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: read the path as written.
+  }
+  if (DATE_PATH.test(path) || LONG_ID.test(path + parsed.search)) return true;
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  return last.replace(/\.[a-z]{2,5}$/i, '').split(/[-_+\s]+/).filter((word) => /\p{L}/u.test(word)).length >= SLUG_WORDS;
 }
 
 /** How far above the root the page's title may sit for the root to reach up to it. */
