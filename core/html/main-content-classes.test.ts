@@ -655,6 +655,19 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(policy).toContain('We use cookies to remember your settings between visits');
   });
 
+  it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
+    const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
+    const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);
+    expect(listing.match(/By Makenzie Holland/g)?.length).toBe(6);
+    const article = await main(`<main><article><h1>Council approves the river plan</h1><p>By Makenzie Holland</p><p>Updated: Dec. 2, 2025</p>${prose('river')}${prose('budget')}</article></main>`);
+    expect(article).toContain('The budget report, published on day 4');
+    expect(article).not.toContain('Makenzie Holland');
+    expect(article).not.toContain('Updated:');
+    const honest = 'I wanted to share the hosts I have used for years, with prices and my own notes. This post does NOT contain any affiliate links and exists to inform.';
+    const post = await main(`<main><h1>My list of hosts</h1><p>${honest}</p>${prose('hosting')}</main>`);
+    expect(post).toContain(honest);
+  });
+
   it('keeps only the story of an old template whose features column holds more prose, when the URL names one article; the whole page at a hub URL', async () => {
     const feature = (i: number) => `<p><a href="/features/${i}">Feature number ${i} on the week in the city and its people</a> — a look at markets, parks, buses and schools, with photos, maps and a podcast.</p>`;
     const page = `<!doctype html><html><head><title>T</title></head><body><div id="top"><a href="/">Daily Example</a> <a href="/world">World</a></div>

@@ -229,9 +229,9 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
 
 /**
  * Applies onlyMainContent in place and returns the element whose content is the page's content:
- * the chosen root, or `body` itself. `url` is the page's (main-root.ts isDocumentUrl). `kept` are the elements includeTags selected (the children of
- * `body`, then a container): the caller chose them, so they are neither replaced by a main root nor
- * pruned themselves, only their insides.
+ * the chosen root, or `body` itself. `url` is the page's (main-root.ts isDocumentUrl). `kept` are
+ * the elements includeTags selected (the children of `body`, then a container): the caller chose
+ * them, so they are neither replaced by a main root nor pruned themselves, only their insides.
  */
 export function applyMainContent(body: Element, url: string, kept?: readonly Element[]): Element {
   if (kept) {
