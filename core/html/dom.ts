@@ -188,10 +188,9 @@ export function linkTextUnder(el: Element): number {
  * the span: the rest of a block whose lines are inline elements and text, as one element.
  */
 export function wrapFrom(first: Element): Element {
-  const wrapper = first.ownerDocument.createElement('span');
-  first.parentNode!.insertBefore(wrapper, first);
-  while (wrapper.nextSibling) wrapper.appendChild(wrapper.nextSibling);
-  return wrapper;
+  const nodes: Node[] = [];
+  for (let node: Node | null = first; node; node = node.nextSibling) nodes.push(node);
+  return wrapNodes(nodes);
 }
 
 /** Moves `nodes`, siblings in order, into a `<span>` put in their place, and returns the span. */

@@ -199,7 +199,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
       }
       const text = collapse(run.map((n) => (n.nodeType === 8 ? '' : n.textContent ?? '')).join(''));
       const length = text.length - (text.match(/ /g)?.length ?? 0);
-      if (length > 0 && length <= DISCLOSURE_LINE) judge(run, 'span', length, text, text.split(COMMA).length - 1);
+      judge(run, 'span', length, text, text.split(COMMA).length - 1);
     }
   };
   if (stats.get(root)!.inline > 0) judgeRuns(root);
