@@ -596,6 +596,16 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Compare new car deals');
   });
 
+  it('drops pointers to other stories set in the text ("Related: <link>", "READ MORE: <link>"), and keeps a related sentence with a link in it', async () => {
+    const md = await main(`${siteChrome}<main><h1>Council approves the river plan</h1>${prose('river')}
+      <h5>Related: <a href="/2025/11/flood-defences">Flood defences: three tips for the winter</a></h5><h2>The budget</h2>${prose('budget')}
+      <strong>READ MORE:</strong> <a href="/2025/10/bridge">Will the bridge ever open?</a><br><b>Also read:</b> <a href="/2025/09/ferry">The ferry's last summer</a><br>
+      <p>Related: the council also voted on <a href="/2025/11/parks">the parks plan</a>, which keeps the riverside open to walkers all year.</p>${prose('flood')}</main>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain('Related: the council also voted on');
+    for (const pointer of ['Flood defences: three tips', 'Will the bridge ever open', "The ferry's last summer"]) expect(md).not.toContain(pointer);
+  });
+
   it('drops links that skip to a part of the page ("Skip to main content", "Jump to navigation"), and keeps a sentence that jumps', async () => {
     const md = await main(`<a href="#main" class="visually-hidden-focusable">Skip to main content</a>${siteChrome}<main id="main"><div id="content">
       <a href="#nav">Jump to navigation</a><a href="#search">Jump to search</a><h1>Council approves the river plan</h1>${prose('river')}
@@ -615,12 +625,12 @@ git clone &lt;repo url&gt;</code></pre>`;
 
   it('drops picture credits naming an agency or a photographer, prompts to open a picture and the story\'s source, and keeps prose about the agency', async () => {
     const md = await main(`${siteChrome}<div class="story"><h1>Council approves the river plan</h1><img src="/river.jpg" alt=""><p>Getty Images / Holger Leue</p>
-      ${prose('river')}<p>Photo by Jane Doe on Unsplash</p><p>Press enter or click to view image in full size</p>${prose('budget')}
+      ${prose('river')}<p>Photo by Jane Doe on Unsplash</p><p>Press enter or click to view image in full size</p><a onclick="openImage()"><img src="/bullet.gif" alt=""> View Larger Image</a>${prose('budget')}
       <p>Photograph: Jane Doe/Reuters</p><p>Reuters reported on Monday that the council, the schools and the hospitals had agreed.</p>${prose('flood')}
       <p>Article from: Agence France-Presse</p><p>Source: The Associated Press</p></div>`);
     expect(md).toContain('The flood report, published on day 4');
     expect(md).toContain('Reuters reported on Monday');
-    for (const credit of ['Holger Leue', 'Unsplash', 'Press enter', 'Photograph:', 'Agence France-Presse', 'Associated Press']) expect(md).not.toContain(credit);
+    for (const credit of ['Holger Leue', 'Unsplash', 'Press enter', 'View Larger Image', 'Photograph:', 'Agence France-Presse', 'Associated Press']) expect(md).not.toContain(credit);
   });
 
   it('drops teasers with blurbs under a title after the story, and keeps a roundup the story introduces and a hub of linked sections', async () => {

@@ -3,7 +3,7 @@
  * credits, bylines, datelines, sources, prompts, disclosures, notices. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { linkTextUnder, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 
 const COMMA = /[,\uff0c\u3001\u060c]/;
@@ -21,8 +21,9 @@ const FURNITURE_LINE = [
   /^(?:getty images|shutterstock|istock(?:photo)?|alamy|unsplash|pexels|adobe stock|ap photo|reuters|afp|dpa|epa)(?:\s*(?:[/|:,]|via)\s*[^.!?]{0,50})?$/iu,
   // The story's source: "Article from: Agence France-Presse", "Source: The Associated Press".
   /^(?:(?:article|story|report) (?:from|by|courtesy of)|sources?)\s*:\s*[^.!?:]{2,50}$/iu,
-  // Prompts to open a picture: "Press enter or click to view image in full size", "Click to enlarge".
+  // Prompts to open a picture: "Press enter or click to view image in full size", "Click to enlarge", "View larger image".
   /^(?:press enter or )?(?:click|tap)(?: (?:on )?(?:the |an )?(?:image|photo|picture))? to (?:view|enlarge|expand|zoom)\b[^.!?]{0,40}$/iu,
+  /^(?:view|see|show) (?:a )?(?:larger|bigger|full[- ]size|enlarged|high[- ]resolution) (?:image|photo|picture|version)s?$/iu,
   // Author boxes: "Über den Autor", "About the author", "Von:".
   /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
   // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
@@ -161,6 +162,16 @@ const NOTICE_OPENS = /^(?:copyright\b|©|\(c\)|distributed by\b)/iu;
 const NOTICE_LINE = 400;
 const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
 
+/**
+ * A pointer to another story set in an article's text: "Related: <a>Core Value #1: Safety First</a>",
+ * "READ MORE: <a>…</a>", "Also read: <a>…</a>", "WATCH: <a>…</a>". The label, then a link and nothing
+ * else (POINTER_LINKS). Not "See also": a manual's cross-references are its content.
+ */
+const POINTER_OPENS =
+  /^(?:related(?: (?:articles?|stories|story|posts?|reading|coverage))?|read (?:more|also|next)|also read|recommended(?: reading)?|more(?: (?:news|stories|coverage))?|watch(?: now)?|listen|don'?t miss|must read)\s*[:|»›]\s*(?=\S)/iu;
+/** Share of the text after a pointer's label in links, at least. */
+const POINTER_LINKS = 0.8;
+
 /** A line to judge: an element, or the nodes of a line written with line breaks (lines.ts breakRuns). */
 type Line = Element | readonly Node[];
 
@@ -181,6 +192,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_WORDS.test(text) && PROMPT_LINE.test(text)))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.some((re) => re.test(text)) || isByline(text))) bylines.push(line);
+    else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
     if (length > DATELINE) prose++;
   };
@@ -222,6 +234,15 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
 }
 
 const isElement = (line: Line): line is Element => !Array.isArray(line);
+
+/** Whether a line is a pointer to another story (POINTER_OPENS): its label, then links only. */
+function isPointer(line: Line, length: number, text: string): boolean {
+  const opens = text.match(POINTER_OPENS);
+  if (!opens) return false;
+  const linkText = (el: Element): number => (el.localName === 'a' ? visibleTextLength(el) : linkTextUnder(el));
+  const links = isElement(line) ? linkText(line) : line.reduce((sum, n) => sum + (n.nodeType === 1 ? linkText(n as Element) : 0), 0);
+  return links > 0 && links >= POINTER_LINKS * (length - opens[0].replace(/\s/g, '').length);
+}
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** Whether a block holds a line break of its own: only then is a long block more than one line. */
 const hasBreak = (el: Element): boolean => {
