@@ -1,5 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { isDocumentUrl } from './main-root.js';
+import { measure } from './content-score.js';
+import { parseHtml } from './dom.js';
+import { chooseRoot, isDocumentUrl } from './main-root.js';
+
+const prose = (topic: string) =>
+  `<p>${[1, 2, 3, 4].map((day) => `The ${topic} report, published on day ${day}, says the council, the city and the county agreed on the plan after a long debate.`).join(' ')}</p>`;
+
+describe('chooseRoot', () => {
+  it('does not widen the story to a wrapper whose added prose is half in links (a column of other stories); does when the sections it adds are prose', () => {
+    const story = `<h1>Council approves the river plan</h1>${['river', 'budget', 'flood', 'bridge'].map(prose).join('')}`;
+    const card = (i: number) => `<div class="k"><p>Upgrade your home, cut your costs, and compare the plans, the prices and the people who sell them, in ${i} steps.</p><p><a href="/2025/11/other-${i}">Other story number ${i}: what the week brought to the homes of the city</a></p></div>`;
+    const rootOf = (html: string): string => {
+      const body = parseHtml(`<html><body>${html}</body></html>`).body;
+      return chooseRoot(body, measure(body), 'https://news.example/2026/11/story').root.className;
+    };
+    // The column adds 30 points of prose to the story's 64, with 38 % of its text in links.
+    expect(rootOf(`<div class="node"><div class="body">${story}</div><div class="col2">${[0, 1, 2, 3, 4, 5].map(card).join('')}</div></div>`)).toBe('body');
+    // The same amount of prose outside links: the page's text goes on in the next section.
+    const section = (i: number) => `<div class="k"><p>Upgrade your home, cut your costs, and compare the plans, the prices and the people who sell them, in ${i} steps.</p></div>`;
+    expect(rootOf(`<div class="node"><div class="body">${story}</div><div class="col2">${[0, 1, 2, 3, 4, 5].map(section).join('')}</div></div>`)).toBe('node');
+  });
+});
 
 describe('isDocumentUrl', () => {
   it('names one document by a date in the path, a long numeric id or a slug of four or more words', () => {

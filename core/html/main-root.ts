@@ -1,7 +1,7 @@
 /**
  * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
  * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
- * good candidates share, to a parent that scores higher or holds much more prose, to its parent
+ * good candidates share, to a parent that scores higher or holds much more prose outside links, to its parent
  * when siblings are content too, and up to the article's title; or body, when that root does not
  * hold most of the page's prose (unless the URL names one document and the prose beside the root
  * is mostly in links), or is a sliver of the page's text.
@@ -18,8 +18,14 @@ const SLIVER_SHARE = 0.1;
 const TOP_CANDIDATES = 5;
 const ALTERNATIVE_SHARE = 0.75;
 const ALTERNATIVE_VOTES = 3;
-/** Prose a parent must add, as a share of the candidate's, for the root to widen to it. */
+/**
+ * Prose a parent must add, as a share of the candidate's, for the root to widen to it. What it adds
+ * counts at its share of text outside links against the candidate's, cubed (WIDEN_LINK_POWER): beside
+ * a story with no links, a column of other stories with a blurb each is prose half in links, and
+ * counts an eighth; beside a listing's cards, more cards count whole.
+ */
 const WIDEN_GAIN = 0.25;
+const WIDEN_LINK_POWER = 3;
 /** Share of the root's text in code from which a page is technical (see applyMainContent). */
 const TECHNICAL_SHARE = 0.05;
 /** Same-page links from which a page is a sectioned document (see isTechnical). */
@@ -81,8 +87,12 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
     const us = stats.get(up);
     if (!us) continue;
-    const prose = proseMass(stats.get(top)!);
-    if (elementChildren(up).length > 1 && proseMass(us) - prose < gain * prose) break;
+    const ts = stats.get(top)!;
+    const prose = proseMass(ts);
+    const addedText = us.text - ts.text;
+    // Text outside links in what the parent adds, against the candidate's own: a listing's cards widen over more cards.
+    const outsideLinks = addedText > 0 ? Math.min(1, (1 - (us.linkText - ts.linkText) / addedText) / Math.max(0.01, 1 - linkDensity(ts))) : 1;
+    if (elementChildren(up).length > 1 && (proseMass(us) - prose) * outsideLinks ** WIDEN_LINK_POWER < gain * prose) break;
     top = up;
   }
   return top;
