@@ -183,6 +183,11 @@ export function linkTextUnder(el: Element): number {
   return total;
 }
 
+/** Characters of link text in `el`, all of it when `el` is a link itself. */
+export function linkTextOf(el: Element): number {
+  return el.localName === 'a' ? visibleTextLength(el) : linkTextUnder(el);
+}
+
 /**
  * Moves `first` and the nodes after it in its parent into a `<span>` put in its place, and returns
  * the span: the rest of a block whose lines are inline elements and text, as one element.

@@ -1,8 +1,8 @@
 /**
  * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
  * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
- * good candidates share, to a parent that scores higher or holds much more prose outside links, to its parent
- * when siblings are content too, and up to the article's title; or body, when that root does not
+ * good candidates share, to a parent that scores higher or holds much more prose outside links, to
+ * its parent when siblings are content too, and up to the article's title; or body, when that root does not
  * hold most of the page's prose (unless the URL names one document and the prose beside the root
  * is mostly in links), or is a sliver of the page's text.
  */
@@ -90,7 +90,8 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
     const ts = stats.get(top)!;
     const prose = proseMass(ts);
     const addedText = us.text - ts.text;
-    // Text outside links in what the parent adds, against the candidate's own: a listing's cards widen over more cards.
+    // Text outside links in what the parent adds, against the candidate's own: a listing's cards
+    // widen over more cards.
     const outsideLinks = addedText > 0 ? Math.min(1, (1 - (us.linkText - ts.linkText) / addedText) / Math.max(0.01, 1 - linkDensity(ts))) : 1;
     if (elementChildren(up).length > 1 && (proseMass(us) - prose) * outsideLinks ** WIDEN_LINK_POWER < gain * prose) break;
     top = up;

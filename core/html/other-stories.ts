@@ -3,7 +3,7 @@
  * (main-content.ts step 4): it and what follows it in the root go. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { fromHereOn, linkTextUnder, visibleTextLength, wrapFrom } from './dom.js';
+import { fromHereOn, linkTextOf, visibleTextLength, wrapFrom } from './dom.js';
 import { isLoneInline } from './lines.js';
 
 /** Whole headings that open a list of other stories, in English and German, and the usual ones in French, Spanish, Italian, Portuguese and Dutch. */
@@ -27,10 +27,6 @@ export const STORY_BEFORE = 500;
 /** Share of link text from which what follows such a heading is a list of other stories. */
 const STORY_LINK_SHARE = 0.2;
 
-function linkTextLength(el: Element): number {
-  return el.localName === 'a' ? visibleTextLength(el) : linkTextUnder(el);
-}
-
 /**
  * A heading (or a line of its own) that opens a list of other stories ("Related posts", "Trending stories in world
  * travel", "Recent posts on blogs I like") ends the article: it and everything after it in the
@@ -53,7 +49,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
     if (total - after < (COMMENTS_ONLY.test(wording) ? STORY_BEFORE : Math.max(STORY_BEFORE, after))) return false;
     // Teasers are headlines that link: prose after such a heading is the article going on. With
     // nothing after it (its teasers went as furniture), the heading goes alone.
-    const links = rest.reduce((sum, r) => sum + linkTextLength(r), 0);
+    const links = rest.reduce((sum, r) => sum + linkTextOf(r), 0);
     const teasers = after - length;
     if (!comments && teasers > 0 && links < STORY_LINK_SHARE * teasers) return false;
     // The inline line and the nodes after it go as one element.
@@ -72,7 +68,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       if (stats.has(c) || !isLoneInline(c, stats, true)) continue;
       const length = visibleTextLength(c, undefined, OPENER_LINE + 1);
-      if (length > 0 && length <= OPENER_LINE && linkTextLength(c) === 0 && ends(c, length, true)) return found;
+      if (length > 0 && length <= OPENER_LINE && linkTextOf(c) === 0 && ends(c, length, true)) return found;
     }
   }
   return found;

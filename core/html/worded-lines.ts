@@ -3,7 +3,7 @@
  * credits, bylines, datelines, sources, prompts, disclosures, notices. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { linkTextUnder, visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 
 const COMMA = /[,\uff0c\u3001\u060c]/;
@@ -239,10 +239,10 @@ const isElement = (line: Line): line is Element => !Array.isArray(line);
 function isPointer(line: Line, length: number, text: string): boolean {
   const opens = text.match(POINTER_OPENS);
   if (!opens) return false;
-  const linkText = (el: Element): number => (el.localName === 'a' ? visibleTextLength(el) : linkTextUnder(el));
-  const links = isElement(line) ? linkText(line) : line.reduce((sum, n) => sum + (n.nodeType === 1 ? linkText(n as Element) : 0), 0);
+  const links = isElement(line) ? linkTextOf(line) : line.reduce((sum, n) => sum + (n.nodeType === 1 ? linkTextOf(n as Element) : 0), 0);
   return links > 0 && links >= POINTER_LINKS * (length - opens[0].replace(/\s/g, '').length);
 }
+
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** Whether a block holds a line break of its own: only then is a long block more than one line. */
 const hasBreak = (el: Element): boolean => {
