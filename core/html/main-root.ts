@@ -2,9 +2,9 @@
  * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
  * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
  * good candidates share, to a parent that scores higher or holds much more prose outside links, to
- * its parent when siblings are content too, and up to the article's title; or body, when that root does not
- * hold most of the page's prose (unless the URL names one document and the prose beside the root
- * is mostly in links), or is a sliver of the page's text.
+ * its parent when siblings are content too, and up to the article's title; or body, when that root
+ * does not hold most of the page's prose (unless the URL names one document and the prose beside
+ * the root is mostly in links), or is a sliver of the page's text.
  */
 import { candidateScore, linkDensity, proseMass, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasMedia } from './dom.js';
@@ -89,14 +89,22 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
     if (!us) continue;
     const ts = stats.get(top)!;
     const prose = proseMass(ts);
-    const addedText = us.text - ts.text;
-    // Text outside links in what the parent adds, against the candidate's own: a listing's cards
-    // widen over more cards.
-    const outsideLinks = addedText > 0 ? Math.min(1, (1 - (us.linkText - ts.linkText) / addedText) / Math.max(0.01, 1 - linkDensity(ts))) : 1;
-    if (elementChildren(up).length > 1 && (proseMass(us) - prose) * outsideLinks ** WIDEN_LINK_POWER < gain * prose) break;
+    const added = (proseMass(us) - prose) * addedOutsideLinks(us, ts) ** WIDEN_LINK_POWER;
+    if (elementChildren(up).length > 1 && added < gain * prose) break;
     top = up;
   }
   return top;
+}
+
+/**
+ * The share of text outside links in what a parent adds to a candidate, against the candidate's own
+ * share (at most 1): a listing's cards widen over more cards, a story not over a column of links.
+ */
+function addedOutsideLinks(parent: Stats, candidate: Stats): number {
+  const addedText = parent.text - candidate.text;
+  if (addedText <= 0) return 1;
+  const added = 1 - (parent.linkText - candidate.linkText) / addedText;
+  return Math.min(1, added / Math.max(0.01, 1 - linkDensity(candidate)));
 }
 
 /** Share of a sibling's prose in teasers' blurbs from which it is not content. */
