@@ -125,6 +125,19 @@ describe('onlyMainContent on classes of pages', () => {
     }
   });
 
+  it('keeps short sentences of the story that mention subscribers or a newsletter, and drops the prompts that ask for them', async () => {
+    const md = await main(`<main><article><h1>Streaming service posts record quarter</h1>${prose('river')}
+      <p>Netflix added 8.8 million subscribers in the quarter.</p>${prose('budget')}
+      <p>She started the newsletter in 2019 with two friends.</p>${prose('flood')}
+      <p>Sign up for our daily newsletter</p><p>Newsletter</p><p>Jetzt Newsletter abonnieren</p>
+      <p>This article is exclusive to Plus subscribers</p>${prose('bridge')}
+      </article></main>`);
+    expect(md).toContain('Netflix added 8.8 million subscribers in the quarter.');
+    expect(md).toContain('She started the newsletter in 2019 with two friends.');
+    for (const line of ['Sign up', 'Newsletter\n', 'abonnieren', 'exclusive to']) expect(md).not.toContain(line);
+    expect(md.match(/newsletter/gi)).toHaveLength(1);
+  });
+
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
     const disclosure = 'This post may contain affiliate links. When you click a link and make a purchase, we may earn a small commission at no extra cost to you, which keeps the site running. Thank you for your support!';
     const md = await main(`<main><article><h1>Council approves the river plan</h1><p><em>${disclosure}</em></p>${prose('river')}${prose('budget')}

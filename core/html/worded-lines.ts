@@ -133,6 +133,21 @@ const DISCLOSURE_WORDS = /commission|compensation|affiliate|qualifying|supported
 const RIGHTS_WORDS = /rights|rechte|derechos|droits/iu;
 /** Commas from which a short line with prompt words is prose that mentions them. */
 const PROMPT_COMMAS = 3;
+/**
+ * Words that address the reader, or a prompt's imperative: a prompt asks ("Subscribe to our
+ * newsletter", "Abonnieren Sie jetzt", "Síguenos en Instagram"); a sentence of the article that
+ * mentions subscribers or a newsletter ("Netflix added 8.8 million subscribers") tells.
+ */
+const PROMPT_ADDRESS =
+  /(?:^|[^\p{L}])(?:you|your|our|us|we|now|today|here|free|sign|join|get|never miss|inbox|click|tap|subscribe|download|follow|exclusive|sie|dich|dein\p{L}*|unser\p{L}*|uns|jetzt|hier|kostenlos|gratis|abonniere\p{L}*|folg(?:e|en)|nuestr[oa]s?|nos|ahora|aquí|s[ií]guenos|suscr[ií]b\p{L}*|únete|nosso|nossa|siga|notre|suivez|abonnez|ici|maintenant|inscri\p{L}*)(?![\p{L}])/iu;
+/** Words at most of a prompt that is a label rather than a sentence: "Newsletter", "Newsletter abonnieren". */
+const PROMPT_LABEL = 4;
+
+/** A subscription, app or social prompt (PROMPT_LINE) that asks the reader, or labels a box. */
+function isPrompt(text: string, commas: number): boolean {
+  if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text)) return false;
+  return PROMPT_ADDRESS.test(text) || text.split(' ').length <= PROMPT_LABEL;
+}
 
 /**
  * An affiliate disclosure: "We may earn commission from links on this page", "Purchases made through
@@ -190,7 +205,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
       if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || (commas < PROMPT_COMMAS && PROMPT_WORDS.test(text) && PROMPT_LINE.test(text)))) found.push(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.some((re) => re.test(text)) || isPrompt(text, commas))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.some((re) => re.test(text)) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
