@@ -122,7 +122,7 @@ function isByline(text: string): boolean {
 
 /** Words of subscription, app and social prompts anywhere in a short line with little prose. */
 const PROMPT_LINE =
-  /\b(?:newsletter|abonnier|subscri|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
+  /\b(?:newsletter|abonnier|subscrib(?:e|ing)\b|(?:become|already) an? (?:\S+ )?subscriber|(?:exclusive to|only for) \S+(?: \S+)? subscribers|google play|folg(?:e|en sie) uns|follow us|follow \S+(?: \S+)? on (?:twitter|facebook|instagram)|(?:canal|channel|kanal) (?:de |on |auf )?(?:telegram|whatsapp|youtube)|nos siga|s[ií]guenos|suivez-nous|apps? (?:for|für) (?:ios|android))/iu;
 /**
  * Words every match of PROMPT_LINE, DISCLOSURE and ALL_RIGHTS holds, tested first: these run on
  * every line of a page, and a search for literal words is several times cheaper than the patterns
@@ -134,19 +134,26 @@ const RIGHTS_WORDS = /rights|rechte|derechos|droits/iu;
 /** Commas from which a short line with prompt words is prose that mentions them. */
 const PROMPT_COMMAS = 3;
 /**
- * Words that address the reader, or a prompt's imperative: a prompt asks ("Subscribe to our
- * newsletter", "Abonnieren Sie jetzt", "Síguenos en Instagram"); a sentence of the article that
- * mentions subscribers or a newsletter ("Netflix added 8.8 million subscribers") tells.
+ * What makes a line with prompt words a prompt rather than a sentence of the story that mentions a
+ * newsletter or subscribing ("I also subscribe to many newsletters", "She started the newsletter in
+ * 2019"): it is a label of a few words ("Newsletter abonnieren"), opens with the imperative
+ * ("Subscribe to Think"), asks somewhere in it ("… please subscribe", "Sign up now", "our weekly
+ * newsletter", "suscribirse aquí"), or is short and pitches ("our", "free", "now", "exclusive").
  */
-const PROMPT_ADDRESS =
-  /(?:^|[^\p{L}])(?:you|your|our|us|we|now|today|here|free|sign|join|get|never miss|inbox|click|tap|subscribe|download|follow|exclusive|sie|dich|dein\p{L}*|unser\p{L}*|uns|jetzt|hier|kostenlos|gratis|abonniere\p{L}*|folg(?:e|en)|nuestr[oa]s?|nos|ahora|aquí|s[ií]guenos|suscr[ií]b\p{L}*|únete|nosso|nossa|siga|notre|suivez|abonnez|ici|maintenant|inscri\p{L}*)(?![\p{L}])/iu;
-/** Words at most of a prompt that is a label rather than a sentence: "Newsletter", "Newsletter abonnieren". */
 const PROMPT_LABEL = 4;
+const PROMPT_OPENS = /^\W*(?:subscribe|sign|join|get|follow|download|abonniere?\p{L}*|folg\p{L}*|suscr[ií]b\p{L}*|s[ií]guenos|únete|suivez|abonnez|inscri\p{L}*)(?!\p{L})/iu;
+const PROMPT_ASKS =
+  /(?:^|[^\p{L}])(?:sign(?:ing)? up|(?:please|to) subscribe|subscribe (?:now|today|here)|suscr[ií]b\p{L}*|abonnier\p{L}*|únete|download (?:the|our)|join (?:our|us)|our (?:[\p{L}-]+ ){0,3}newsletter|(?:in|to) your inbox|already a subscriber|(?:itunes|app store) (?:and|und|y|et) google play)(?!\p{L})/iu;
+const PROMPT_PITCH =
+  /(?:^|[^\p{L}])(?:our|us|now|today|here|free|inbox|never miss|click|tap|exclusive|unlock|unser\p{L}*|uns|jetzt|hier|kostenlos|gratis|nuestr[oa]s?|ahora|aquí|nosso|nossa|notre|ici|maintenant)(?!\p{L})/iu;
+/** Words at most of a pitch: a longer line with those words is a sentence of the story ("… launched a paid tier built from a free newsletter"). */
+const PITCH_WORDS = 12;
 
 /** A subscription, app or social prompt (PROMPT_LINE) that asks the reader, or labels a box. */
 function isPrompt(text: string, commas: number): boolean {
   if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text)) return false;
-  return PROMPT_ADDRESS.test(text) || text.split(' ').length <= PROMPT_LABEL;
+  const words = text.split(' ').length;
+  return words <= PROMPT_LABEL || PROMPT_OPENS.test(text) || PROMPT_ASKS.test(text) || (words <= PITCH_WORDS && PROMPT_PITCH.test(text));
 }
 
 /**
