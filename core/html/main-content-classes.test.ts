@@ -129,6 +129,7 @@ describe('onlyMainContent on classes of pages', () => {
     const md = await main(`<main><article><h1>Streaming service posts record quarter</h1>${prose('river')}
       <p>Netflix added 8.8 million subscribers in the quarter.</p>${prose('budget')}
       <p>She started the newsletter in 2019 with two friends.</p><p>I also subscribe to many newsletters about local politics.</p>${prose('flood')}
+      <p>It is also possible to subscribe only to the council's votes.</p><p>channel.subscribe(onVote)</p>
       <p>To read the full story, please subscribe to The River Times.</p>
       <p>Sign up for our daily newsletter</p><p>Newsletter</p><p>Jetzt Newsletter abonnieren</p>
       <p>This article is exclusive to Plus subscribers</p>${prose('bridge')}
@@ -136,6 +137,8 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('Netflix added 8.8 million subscribers in the quarter.');
     expect(md).toContain('She started the newsletter in 2019 with two friends.');
     expect(md).toContain('I also subscribe to many newsletters about local politics.');
+    expect(md).toContain("It is also possible to subscribe only to the council's votes.");
+    expect(md).toContain('channel.subscribe(onVote)');
     for (const line of ['Sign up', 'Newsletter\n', 'abonnieren', 'exclusive to', 'please subscribe']) expect(md).not.toContain(line);
     expect(md.match(/newsletter/gi)).toHaveLength(2);
   });

@@ -143,15 +143,17 @@ const PROMPT_COMMAS = 3;
 const PROMPT_LABEL = 4;
 const PROMPT_OPENS = /^\W*(?:subscribe|sign|join|get|follow|download|abonniere?\p{L}*|folg\p{L}*|suscr[ií]b\p{L}*|s[ií]guenos|únete|suivez|abonnez|inscri\p{L}*)(?!\p{L})/iu;
 const PROMPT_ASKS =
-  /(?:^|[^\p{L}])(?:sign(?:ing)? up|(?:please|to) subscribe|subscribe (?:now|today|here)|suscr[ií]b\p{L}*|abonnier\p{L}*|únete|download (?:the|our)|join (?:our|us)|our (?:[\p{L}-]+ ){0,3}newsletter|(?:in|to) your inbox|already a subscriber|(?:itunes|app store) (?:and|und|y|et) google play)(?!\p{L})/iu;
+  /(?:^|[^\p{L}])(?:sign(?:ing)? up|please subscribe|subscribe (?:now|today|here)|suscr[ií]b\p{L}*|abonnier\p{L}*|únete|download (?:the|our)|join (?:our|us)|our (?:[\p{L}-]+ ){0,3}newsletter|(?:in|to) your inbox|already a subscriber|(?:itunes|app store) (?:and|und|y|et) google play)(?!\p{L})/iu;
 const PROMPT_PITCH =
   /(?:^|[^\p{L}])(?:our|us|now|today|here|free|inbox|never miss|click|tap|exclusive|unlock|unser\p{L}*|uns|jetzt|hier|kostenlos|gratis|nuestr[oa]s?|ahora|aquí|nosso|nossa|notre|ici|maintenant)(?!\p{L})/iu;
+/** Code in a line of prose ("channel.subscribe(onMessage)", `IMAP4.subscribe()`): an API's name, not a prompt. */
+const CODE_LIKE = /\w\(|[{}<>=]/u;
 /** Words at most of a pitch: a longer line with those words is a sentence of the story ("… launched a paid tier built from a free newsletter"). */
 const PITCH_WORDS = 12;
 
 /** A subscription, app or social prompt (PROMPT_LINE) that asks the reader, or labels a box. */
 function isPrompt(text: string, commas: number): boolean {
-  if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text)) return false;
+  if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text) || CODE_LIKE.test(text)) return false;
   const words = text.split(' ').length;
   return words <= PROMPT_LABEL || PROMPT_OPENS.test(text) || PROMPT_ASKS.test(text) || (words <= PITCH_WORDS && PROMPT_PITCH.test(text));
 }
