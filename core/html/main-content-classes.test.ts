@@ -427,6 +427,17 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Here is how it went');
   });
 
+  it('drops furniture by its wording on a technical page too, and never judges code or an API\'s lines', async () => {
+    const code = '<pre><code># Copyright 2024 Acme Inc. All rights reserved.\nrsync -a --delete ~/photos/ backup:/photos/\nrsync -a ~/notes/ backup:/notes/</code></pre>';
+    const md = await main(`<div id="wrapper"><h1>Backup strategy</h1>${prose('backup')}${code}${prose('restore')}${code}
+      <p>sources: &lt;string[]&gt;</p>${prose('disk')}<p>Powered by Nikola</p><p>You might also like:</p></div>`);
+    expect(md).toContain('rsync -a --delete ~/photos/ backup:/photos/');
+    expect(md.match(/All rights reserved/g)).toHaveLength(2);
+    expect(md).toContain('sources: <string\\[\\]>');
+    expect(md).not.toContain('Powered by');
+    expect(md).not.toContain('You might also like');
+  });
+
   it('drops what the page marks to stay out of search snippets (data-nosnippet), unless it is the article', async () => {
     const header = `<div class="article-header-data"><div class="article-meta">By Ann Lee</div>
       <div class="with-excerpt" data-nosnippet="">Ann is an experienced journalist who has covered councils, courts and rivers for the past ten years, and writes for several papers.</div></div>`;

@@ -251,7 +251,8 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
   }
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
   // version notes, lists of implementations. Their furniture was removed with the chrome; only
-  // cards of other posts after the text go (a blog post with code, then "recent posts").
+  // cards of other posts after the text go (a blog post with code, then "recent posts"), and lines
+  // that are furniture by their wording ("Powered by …", "You might also like:"), never in code.
   const technical = isTechnical(stats.get(root)!);
   // A table of contents goes on every page, a manual's too: it repeats the headings that follow.
   removeIfNonEmpty(root, collectTablesOfContents(root, stats));
@@ -268,7 +269,7 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     // A page made of lists of links (a wiki's index of articles) ends with its own.
     if (!teasers) removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
-    removeIfNonEmpty(root, collectWorded(root, stats));
   }
+  removeIfNonEmpty(root, collectWorded(root, stats));
   return root;
 }

@@ -146,14 +146,14 @@ const PROMPT_ASKS =
   /(?:^|[^\p{L}])(?:sign(?:ing)? up|please subscribe|subscribe (?:now|today|here)|suscr[ií]b\p{L}*|abonnier\p{L}*|únete|download (?:the|our)|join (?:our|us)|our (?:[\p{L}-]+ ){0,3}newsletter|(?:in|to) your inbox|already a subscriber|(?:itunes|app store) (?:and|und|y|et) google play)(?!\p{L})/iu;
 const PROMPT_PITCH =
   /(?:^|[^\p{L}])(?:our|us|now|today|here|free|inbox|never miss|click|tap|exclusive|unlock|unser\p{L}*|uns|jetzt|hier|kostenlos|gratis|nuestr[oa]s?|ahora|aquí|nosso|nossa|notre|ici|maintenant)(?!\p{L})/iu;
-/** Code in a line of prose ("channel.subscribe(onMessage)", `IMAP4.subscribe()`): an API's name, not a prompt. */
+/** Code in a line ("channel.subscribe(onMessage)", "sources: <string[]>"): an API's, not furniture, whatever its words. */
 const CODE_LIKE = /\w\(|[{}<>=]/u;
 /** Words at most of a pitch: a longer line with those words is a sentence of the story ("… launched a paid tier built from a free newsletter"). */
 const PITCH_WORDS = 12;
 
 /** A subscription, app or social prompt (PROMPT_LINE) that asks the reader, or labels a box. */
 function isPrompt(text: string, commas: number): boolean {
-  if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text) || CODE_LIKE.test(text)) return false;
+  if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text)) return false;
   const words = text.split(' ').length;
   return words <= PROMPT_LABEL || PROMPT_OPENS.test(text) || PROMPT_ASKS.test(text) || (words <= PITCH_WORDS && PROMPT_PITCH.test(text));
 }
@@ -210,7 +210,9 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   let prose = 0;
   const judge = (line: Line, tag: string, length: number, text: string, commas: number): void => {
     if (length === 0 || length > DISCLOSURE_LINE || tag === 'h1') return;
-    if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) {
+    if (CODE_LIKE.test(text)) {
+      // An API's line ("sources: <string[]>", "channel.subscribe(onMessage)"), never furniture.
+    } else if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) {
       if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
@@ -240,6 +242,8 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   };
   if (stats.get(root)!.inline > 0) judgeRuns(root);
   walkElements(root, (el) => {
+    // Code is judged by nobody: a license header or a dated log line in it is the code's.
+    if (el.localName === 'pre') return false;
     const s = stats.get(el);
     if (!s || s.text === 0) return true;
     if (s.inline !== s.text) {
