@@ -28,8 +28,9 @@ const FURNITURE_LINE = [
   /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
   // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
   /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
-  // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "enthält Affiliate Links".
-  /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)\b/iu,
+  // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "Sponsored by Acme", "Sponsored
+  // results"; not a sentence that opens with the word ("Sponsored athletes earn more than ever").
+  /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)(?:\W*$|\s*[-–—:|.,*)\]]|\s+(?:by|von|content|posts?|links?|results?|stories|listings?)\b)/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
   // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
