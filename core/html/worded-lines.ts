@@ -10,6 +10,8 @@ const COMMA = /[,\uff0c\u3001\u060c]/;
 
 /** Characters at most of a line judged by its wording. */
 const WORDED_LINE = 150;
+/** Code in a line ("channel.subscribe(onMessage)", "sources: <string[]>"): an API's, not furniture, whatever its words. */
+const CODE_LIKE = /\w\(|[{}<>=]/u;
 
 /** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
 const FURNITURE_LINE = [
@@ -147,8 +149,6 @@ const PROMPT_ASKS =
   /(?:^|[^\p{L}])(?:sign(?:ing)? up|please subscribe|subscribe (?:now|today|here)|suscr[ií]b\p{L}*|abonnier\p{L}*|únete|download (?:the|our)|join (?:our|us)|our (?:[\p{L}-]+ ){0,3}newsletter|(?:in|to) your inbox|already a subscriber|(?:itunes|app store) (?:and|und|y|et) google play)(?!\p{L})/iu;
 const PROMPT_PITCH =
   /(?:^|[^\p{L}])(?:our|us|now|today|here|free|inbox|never miss|click|tap|exclusive|unlock|unser\p{L}*|uns|jetzt|hier|kostenlos|gratis|nuestr[oa]s?|ahora|aquí|nosso|nossa|notre|ici|maintenant)(?!\p{L})/iu;
-/** Code in a line ("channel.subscribe(onMessage)", "sources: <string[]>"): an API's, not furniture, whatever its words. */
-const CODE_LIKE = /\w\(|[{}<>=]/u;
 /** Words at most of a pitch: a longer line with those words is a sentence of the story ("… launched a paid tier built from a free newsletter"). */
 const PITCH_WORDS = 12;
 
@@ -211,9 +211,10 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   let prose = 0;
   const judge = (line: Line, tag: string, length: number, text: string, commas: number): void => {
     if (length === 0 || length > DISCLOSURE_LINE || tag === 'h1') return;
-    if (CODE_LIKE.test(text)) {
-      // An API's line ("sources: <string[]>", "channel.subscribe(onMessage)"), never furniture.
-    } else if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) {
+    if (length > DATELINE) prose++;
+    // An API's line ("sources: <string[]>", "channel.subscribe(onMessage)") is never furniture.
+    if (CODE_LIKE.test(text)) return;
+    if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) {
       if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
@@ -221,7 +222,6 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     else if (length <= WORDED_LINE && (BYLINE_LINE.some((re) => re.test(text)) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
-    if (length > DATELINE) prose++;
   };
   const judgeElement = (el: Element, length: number, commas: number): void => {
     if (length > 0 && length <= DISCLOSURE_LINE) judge(el, el.localName, length, collapse(el.textContent ?? ''), commas);
