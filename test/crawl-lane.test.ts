@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { laneActivities } from '../activities/crawl/lane.js';
 import { activityDeps } from '../activities/deps.js';
 import type { RunPage } from '../activities/pipeline/pipeline.js';
@@ -64,6 +64,16 @@ const runLane = (crawlLane: ReturnType<typeof lanes>['crawlLane'], crawlId: stri
     taskQueue: '',
   });
 
+/**
+ * What `read` gives once it has reached `least` and then not changed for half a second. Waiting
+ * for `least` first keeps a busy machine (a lane's step can stall for half a second when the test
+ * files share two cores) from reading a lane that paused as one that stopped.
+ */
+async function settledFrom(least: number, read: () => number | Promise<number>): Promise<number> {
+  await vi.waitUntil(async () => (await read()) >= least, { timeout: 30_000, interval: 20 });
+  return settled(read);
+}
+
 /** What `read` gives once it has not changed for half a second. */
 async function settled(read: () => number | Promise<number>): Promise<number> {
   for (let last = -1, since = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
@@ -96,7 +106,7 @@ describe('page lane', () => {
     const run = runLane(crawlLane, crawlId);
     // The first batch waits in its store; the lane fetched on until four widths of finished pages waited
     // besides it (a claim takes at most a width, so it may pass the bound by less than one).
-    const fetchedWhileWaiting = await settled(() => started.length);
+    const fetchedWhileWaiting = await settledFrom(4 * WIDTH + 1, () => started.length);
     expect(fetchedWhileWaiting).toBeGreaterThan(4 * WIDTH);
     expect(fetchedWhileWaiting).toBeLessThan(6 * WIDTH);
     expect(await prisma.document.count({ where: { jobId: crawlId } })).toBe(0);
@@ -130,12 +140,12 @@ describe('page lane', () => {
     const run = runLane(crawlLane, crawlId, token);
 
     // The first claim asks for a width and gets it all: the queue is deep.
-    expect(await settled(() => started.length)).toBe(WIDTH);
+    expect(await settledFrom(WIDTH, () => started.length)).toBe(WIDTH);
     expect(await claimed()).toBe(WIDTH);
     // Half the pages end: the next claim takes what frees up and a width ahead, which waits unstarted.
     for (const resolve of waiting.splice(0, WIDTH / 2)) resolve();
-    expect(await settled(() => started.length)).toBe(WIDTH + WIDTH / 2);
-    expect(await settled(claimed)).toBe(2 * WIDTH);
+    expect(await settledFrom(WIDTH + WIDTH / 2, () => started.length)).toBe(WIDTH + WIDTH / 2);
+    expect(await settledFrom(2 * WIDTH, claimed)).toBe(2 * WIDTH);
     expect(await prisma.jobUrl.count({ where: { jobId: crawlId, status: 'done' } })).toBe(WIDTH / 2);
 
     open = true;
