@@ -144,7 +144,8 @@ const PROMPT_COMMAS = 3;
  * newsletter", "suscribirse aquí"), or is short and pitches ("our", "free", "now", "exclusive").
  */
 const PROMPT_LABEL = 4;
-const PROMPT_OPENS = /^\W*(?:subscribe|sign|join|get|follow|download|abonniere?\p{L}*|folg\p{L}*|suscr[ií]b\p{L}*|s[ií]guenos|únete|suivez|abonnez|inscri\p{L}*)(?!\p{L})/iu;
+/** The imperative at a line's start; `abonnier…`, `suscrib…` and `únete` ask anywhere (PROMPT_ASKS). */
+const PROMPT_OPENS = /^\W*(?:subscribe|sign|join|get|follow|download|folg\p{L}*|s[ií]guenos|suivez|abonnez|inscri\p{L}*)(?!\p{L})/iu;
 const PROMPT_ASKS =
   /(?:^|[^\p{L}])(?:sign(?:ing)? up|please subscribe|subscribe (?:now|today|here)|suscr[ií]b\p{L}*|abonnier\p{L}*|únete|download (?:the|our)|join (?:our|us)|our (?:[\p{L}-]+ ){0,3}newsletter|(?:in|to) your inbox|already a subscriber|(?:itunes|app store) (?:and|und|y|et) google play)(?!\p{L})/iu;
 const PROMPT_PITCH =
