@@ -14,6 +14,21 @@ const NEVER_CONTENT = new Set([
 
 const COMMENT_NODE = 8;
 
+/**
+ * Players whose children, besides their sources and tracks, are fallback for browsers that cannot
+ * play them ("Your browser does not support the video tag."): no browser of today shows it.
+ */
+const PLAYERS = new Set(['video', 'audio']);
+const PLAYER_PARTS = new Set(['source', 'track']);
+
+function removeFallback(player: Element): void {
+  for (let child = player.firstChild; child; ) {
+    const next = child.nextSibling;
+    if (child.nodeType !== 1 || !PLAYER_PARTS.has((child as Element).localName)) player.removeChild(child);
+    child = next;
+  }
+}
+
 function removeComments(parent: Node): void {
   for (let child = parent.firstChild; child; ) {
     const next = child.nextSibling;
@@ -36,6 +51,10 @@ export function removeNonContent(body: Element): void {
     }
     if (NEVER_CONTENT.has(el.localName)) {
       el.parentNode!.removeChild(el);
+      return false;
+    }
+    if (PLAYERS.has(el.localName)) {
+      removeFallback(el);
       return false;
     }
     removeComments(el);

@@ -145,6 +145,20 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/newsletter/gi)).toHaveLength(2);
   });
 
+  it("drops placeholders of scripts that never ran and a newsletter platform's thank-you box, and keeps sentences about loading and reading", async () => {
+    const md = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}
+      <p>Loading paragraph...</p><div class="spinner">Loading…</div>${prose('budget')}
+      <p>Loading the barges took the crews two days, longer than the council had planned.</p>
+      <p>Please wait until the council publishes its final figures next week.</p>
+      <div class="captioned-button-wrap"><p>Thanks for reading River Notes! This post is public so feel free to share it.</p><p><a href="/p/river/share">Share</a></p></div>
+      <p>Thanks for reading this far: the vote is on Friday.</p>${prose('flood')}
+      </article></main>`);
+    expect(md).toContain('Loading the barges took the crews two days, longer than the council had planned.');
+    expect(md).toContain('Please wait until the council publishes its final figures next week.');
+    expect(md).toContain('Thanks for reading this far: the vote is on Friday.');
+    for (const line of ['Loading paragraph', 'Loading…', 'River Notes!', 'This post is public']) expect(md).not.toContain(line);
+  });
+
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
     const disclosure = 'This post may contain affiliate links. When you click a link and make a purchase, we may earn a small commission at no extra cost to you, which keeps the site running. Thank you for your support!';
     const md = await main(`<main><article><h1>Council approves the river plan</h1><p><em>${disclosure}</em></p>${prose('river')}${prose('budget')}

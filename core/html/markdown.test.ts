@@ -146,6 +146,16 @@ describe('markdown: links, images and structure', () => {
     expect(await markdownOf(html)).toBe('Body text');
   });
 
+  it("drops a video's or an audio's fallback for browsers that cannot play it, and keeps the player's images list", async () => {
+    const html = `<p>Before</p><video poster="/poster.jpg" controls><source src="/river.mp4" type="video/mp4"><track kind="captions" src="/river.vtt">
+      <p>Your browser does not support the video tag.</p></video><audio controls><source src="/talk.mp3"><a href="/talk.mp3">talk.mp3</a></audio><p>After</p>`;
+    const page = await processPage({ body: html, url, formats: new Set(['markdown', 'html', 'images']) });
+    expect(page.markdown).toBe('Before\n\nAfter');
+    expect(page.html).toContain('<source src="https://example.com/river.mp4" type="video/mp4">');
+    expect(page.html).not.toContain('does not support');
+    expect(page.images).toEqual(['https://example.com/poster.jpg']);
+  });
+
   it('escapes markdown syntax in text', async () => {
     expect(await markdownOf('<p># not a heading</p><p>1. not a list, a_b *c*</p>')).toBe(
       '\\# not a heading\n\n1\\. not a list, a\\_b \\*c\\*',

@@ -33,6 +33,10 @@ const FURNITURE_LINES = [
   // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "Sponsored by Acme", "Sponsored
   // results"; not a sentence that opens with the word ("Sponsored athletes earn more than ever").
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)(?:\W*$|\s*[-–—:|.,*)\]]|\s+(?:by|von|content|posts?|links?|results?|stories|listings?)\b)/iu,
+  // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
+  /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
+  // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
+  /^thanks for reading [^.!?]{1,80}! (?:this post is public|subscribe for free)\b/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
   // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
