@@ -113,7 +113,7 @@ describe('onlyMainContent on classes of pages', () => {
       <p>Foto: Hans Muster/dpa</p>${prose('budget')}
       <p>Über den Autor</p><p>Von: Götz Warnke</p>
       <p><strong>Abonnieren Sie unseren Newsletter!</strong></p>${prose('flood')}
-      <p>Möchten Sie den Artikel teilen?</p><p>*Anzeige, enthält Affiliate Links*</p><p>Sponsored by Acme</p>
+      <p>Möchten Sie den Artikel teilen?</p><div>Share:</div><p>Share the river plan with your neighbours before the vote.</p><p>*Anzeige, enthält Affiliate Links*</p><p>Sponsored by Acme</p>
       <p>Sponsored athletes earn more than ever.</p>
       <p>The mayor told readers to follow the newsletter, a plan she announced in May, because the council, she said, would publish every vote in it.</p>
       <h3>Das könnte Sie auch interessieren</h3>${prose('bridge')}<p>Síguenos en Twitter y Facebook</p>
@@ -122,7 +122,8 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).toContain('The mayor told readers to follow the newsletter');
     expect(md).toContain('Sponsored athletes earn more than ever.');
-    for (const line of ['Sponsored by', 'Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Anzeige', 'interessieren', 'Síguenos', 'Themen:']) {
+    expect(md).toContain('Share the river plan with your neighbours before the vote.');
+    for (const line of ['Sponsored by', 'Foto:', 'Über den Autor', 'Götz Warnke', 'Newsletter!', 'teilen?', 'Share:', 'Anzeige', 'interessieren', 'Síguenos', 'Themen:']) {
       expect(md).not.toContain(line);
     }
   });

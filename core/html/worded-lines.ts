@@ -28,8 +28,9 @@ const FURNITURE_LINES = [
   /^(?:view|see|show) (?:a )?(?:larger|bigger|full[- ]size|enlarged|high[- ]resolution) (?:image|photo|picture|version)s?$/iu,
   // Author boxes: "Über den Autor", "About the author", "Von:".
   /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
-  // Share prompts: "Möchten Sie den Artikel teilen?", "Share this article".
+  // Share prompts and labels left of a share bar: "Möchten Sie den Artikel teilen?", "Share this article", "Share:", "Teilen".
   /^(?:share (?:this|the) (?:article|story|post)|.{0,40}\bteilen\?)$/iu,
+  /^(?:share(?: this| on| via)?|teilen|compartir|partager|condividi)\s*:?$/iu,
   // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "Sponsored by Acme", "Sponsored
   // results"; not a sentence that opens with the word ("Sponsored athletes earn more than ever").
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)(?:\W*$|\s*[-–—:|.,*)\]]|\s+(?:by|von|content|posts?|links?|results?|stories|listings?)\b)/iu,
