@@ -295,6 +295,24 @@ function isSignature(el: Element): boolean {
   return findDescendant(el, (d) => d.localName === 'code' || d.localName === 'pre') === undefined;
 }
 
+/** Words at most of a button that is a control ("Add to cart", "Reply", "Show more"), not a question or a panel's title. */
+const CONTROL_WORDS = 4;
+
+/** Attributes of a button that opens a panel or a tab: its label is the panel's title ("Shipping & Returns", "01. Getting Started"). */
+const TOGGLE_ATTRIBUTES = ['aria-expanded', 'aria-controls', 'data-toggle', 'data-bs-toggle', 'aria-selected'];
+
+/** Whether `el` sits in running text: its parent holds text of its own beside it ("Highly rated for: <button>texture</button>, …"). */
+function inText(el: Element): boolean {
+  for (let n = el.parentNode?.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && /[\p{L}\p{N}]/u.test(n.nodeValue ?? '')) return true;
+  return false;
+}
+
+function isControlLabel(button: Element): boolean {
+  if (button.getAttribute('role') === 'tab' || TOGGLE_ATTRIBUTES.some((a) => button.hasAttribute(a)) || inText(button)) return false;
+  const text = (button.textContent ?? '').trim();
+  return !text.includes('?') && text.split(/\s+/).length <= CONTROL_WORDS;
+}
+
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';
 
 /** The wording of a link that skips to a part of the page: "Skip to main content", "Jump to navigation", "Jump to Recipe". */
@@ -317,6 +335,9 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (tag === 'figcaption') return isPictureCaption(el, []) ? 'tag' : undefined;
   // A native drop-down is the combobox or listbox of CHROME_ROLES: its options are choices, not text.
   if (tag === 'select') return 'role';
+  // A control ("Add to cart", "Reply", "Copy"): its label is not content. Not a button that opens a
+  // panel, asks a question or sits in a sentence.
+  if (tag === 'button' && isControlLabel(el)) return 'tag';
   // Most elements have no attributes at all; the rest of the evidence is in attributes.
   if (!el.hasAttributes()) return undefined;
   if (tag === 'a' && isSkipLink(el)) return 'tag';

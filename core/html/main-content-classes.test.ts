@@ -160,6 +160,21 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Loading paragraph', 'Loading…', 'River Notes!', 'This post is public']) expect(md).not.toContain(line);
   });
 
+  it("drops buttons that are controls (add to cart, reply, copy) and keeps those that open a panel, ask a question or sit in a sentence", async () => {
+    const md = await main(`<main><h1>River kayak, two seats</h1>${prose('kayak')}
+      <p><button type="button">Add to cart</button> <button class="wish">Add to wishlist</button></p>
+      <div class="accordion"><button aria-expanded="false" aria-controls="p1">Shipping and returns</button><div id="p1">${prose('shipping', 2)}</div></div>
+      <button class="faq">Can I take it on the sea?</button><div>${prose('sea', 2)}</div>
+      <p>Highly rated for: <button>stability</button>, <button>comfort</button></p>
+      <pre><code>kayak --launch</code></pre><button class="copy">Copy</button>
+      ${prose('paddle')}<div class="post-actions"><button>Reply</button><button>Quote</button></div></main>`);
+    expect(md).toContain('Shipping and returns');
+    expect(md).toContain('Can I take it on the sea?');
+    expect(md).toContain('Highly rated for: stability, comfort');
+    expect(md).toContain('kayak --launch');
+    for (const line of ['Add to cart', 'Add to wishlist', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
+  });
+
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
     const disclosure = 'This post may contain affiliate links. When you click a link and make a purchase, we may earn a small commission at no extra cost to you, which keeps the site running. Thank you for your support!';
     const md = await main(`<main><article><h1>Council approves the river plan</h1><p><em>${disclosure}</em></p>${prose('river')}${prose('budget')}
