@@ -309,8 +309,18 @@ function inText(el: Element): boolean {
 
 function isControlLabel(button: Element): boolean {
   if (button.getAttribute('role') === 'tab' || TOGGLE_ATTRIBUTES.some((a) => button.hasAttribute(a)) || inText(button)) return false;
-  const text = (button.textContent ?? '').trim();
+  const text = shownText(button).trim();
   return !text.includes('?') && text.split(/\s+/).length <= CONTROL_WORDS;
+}
+
+/** The text of `el` a sighted reader sees: without hidden parts (a screen reader's "Add Paragon 68 Pack to" before "Compare"). */
+function shownText(el: Element): string {
+  let out = '';
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3) out += n.nodeValue ?? '';
+    else if (n.nodeType === 1 && !isHidden(n as Element)) out += shownText(n as Element);
+  }
+  return out;
 }
 
 export type ChromeEvidence = 'tag' | 'role' | 'hidden' | 'form' | 'words' | 'edge';

@@ -162,7 +162,7 @@ describe('onlyMainContent on classes of pages', () => {
 
   it("drops buttons that are controls (add to cart, reply, copy) and keeps those that open a panel, ask a question or sit in a sentence", async () => {
     const md = await main(`<main><h1>River kayak, two seats</h1>${prose('kayak')}
-      <p><button type="button">Add to cart</button> <button class="wish">Add to wishlist</button></p>
+      <p><button type="button">Add to cart</button> <button class="wish">Add to wishlist</button> <button><span class="sr-only">Add River kayak, two seats, to the list to</span> Compare</button></p>
       <div class="accordion"><button aria-expanded="false" aria-controls="p1">Shipping and returns</button><div id="p1">${prose('shipping', 2)}</div></div>
       <button class="faq">Can I take it on the sea?</button><div>${prose('sea', 2)}</div>
       <p>Highly rated for: <button>stability</button>, <button>comfort</button></p>
@@ -172,7 +172,7 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('Can I take it on the sea?');
     expect(md).toContain('Highly rated for: stability, comfort');
     expect(md).toContain('kayak --launch');
-    for (const line of ['Add to cart', 'Add to wishlist', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
+    for (const line of ['Add to cart', 'Add to wishlist', 'Compare', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
   });
 
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
