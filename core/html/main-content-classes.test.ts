@@ -175,6 +175,16 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Add to cart', 'Add to wishlist', 'Compare', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
   });
 
+  it("drops a post's actions on lines of their own (reply, quote, like, report, improve this answer) and keeps posts that talk of replies and likes", async () => {
+    const post = (n: number) => `<div class="answer"><p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
+      <div class="post-actions"><a href="/q/1#a${n}">Improve this answer</a></div><div>Reply Quote Like</div><div>${n} likes</div></div>`;
+    const md = await main(`<main><h1>How strong is the current below the bridge?</h1>${post(3)}${post(12)}
+      <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}</main>`);
+    expect(md).toContain('I like the reply from the council, and I quote it in my report.');
+    expect(md.match(/I have paddled the river/g)).toHaveLength(3);
+    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes']) expect(md).not.toContain(line);
+  });
+
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
     const disclosure = 'This post may contain affiliate links. When you click a link and make a purchase, we may earn a small commission at no extra cost to you, which keeps the site running. Thank you for your support!';
     const md = await main(`<main><article><h1>Council approves the river plan</h1><p><em>${disclosure}</em></p>${prose('river')}${prose('budget')}

@@ -34,6 +34,9 @@ const FURNITURE_LINES = [
   // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "Sponsored by Acme", "Sponsored
   // results"; not a sentence that opens with the word ("Sponsored athletes earn more than ever").
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)(?:\W*$|\s*[-–—:|.,*)\]]|\s+(?:by|von|content|posts?|links?|results?|stories|listings?)\b)/iu,
+  // A post's actions, a line of their own: "Reply Quote Like", "Improve this answer", "Reply with quote", "3 likes".
+  /^(?:(?:reply(?: with quote)?|post reply|quote|multi-?quote|like|report|permalink|improve this (?:answer|question))\s*[|·•]?\s*)+$/iu,
+  /^\d+ likes?$/iu,
   // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
