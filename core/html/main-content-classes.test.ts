@@ -146,14 +146,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/newsletter/gi)).toHaveLength(2);
   });
 
-  it("drops placeholders of scripts that never ran and a newsletter platform's thank-you box, and keeps sentences about loading and reading", async () => {
+  it("drops placeholders of scripts that never ran, a newsletter platform's thank-you box and controls worded as such, and keeps sentences about loading, reading and seeing more", async () => {
     const md = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}
       <p>Loading paragraph...</p><div class="spinner">Loading…</div>${prose('budget')}
       <p>Loading the barges took the crews two days, longer than the council had planned.</p>
       <p>Please wait until the council publishes its final figures next week.</p>
       <div class="captioned-button-wrap"><p>Thanks for reading River Notes! This post is public so feel free to share it.</p><p><a href="/p/river/share">Share</a></p></div>
       <p>Thanks for reading this far: the vote is on Friday.</p>${prose('flood')}
+      <div><a href="/river">See more ›</a></div><p>See more of the river on Sunday's tour.</p><div><a href="#top">Back to top</a></div>
       </article></main>`);
+    expect(md).toContain("See more of the river on Sunday's tour.");
+    for (const line of ['See more ›', 'Back to top']) expect(md).not.toContain(line);
     expect(md).toContain('Loading the barges took the crews two days, longer than the council had planned.');
     expect(md).toContain('Please wait until the council publishes its final figures next week.');
     expect(md).toContain('Thanks for reading this far: the vote is on Friday.');

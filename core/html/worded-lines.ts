@@ -37,6 +37,8 @@ const FURNITURE_LINES = [
   // A post's actions, a line of their own: "Reply Quote Like", "Improve this answer", "Reply with quote", "3 likes".
   /^(?:(?:reply(?: with quote)?|post reply|quote|multi-?quote|like|report|permalink|improve this (?:answer|question))\s*[|·•]?\s*)+$/iu,
   /^\d+ likes?$/iu,
+  // Controls worded as such, a line of their own: "See more", "View all ›", "Back to top", "Click to expand", "Sort by:".
+  /^(?:(?:see|view|show|load) (?:more|less|all)|back to (?:the )?top|click to expand|download now|sort(?:ed)? by)\s*[.:›»>+…]*$/iu,
   // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
