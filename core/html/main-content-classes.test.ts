@@ -178,14 +178,16 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Add to cart', 'Add to wishlist', 'Compare', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
   });
 
-  it("drops a post's actions on lines of their own (reply, quote, like, report, improve this answer) and keeps posts that talk of replies and likes", async () => {
-    const post = (n: number) => `<div class="answer"><p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
+  it("drops a post's actions and its member's figures on lines of their own (reply, quote, like, joined, posts) and keeps posts that talk of replies and likes, and a heading", async () => {
+    const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
+      <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
       <div class="post-actions"><a href="/q/1#a${n}">Improve this answer</a></div><div>Reply Quote Like</div><div>${n} likes</div></div>`;
     const md = await main(`<main><h1>How strong is the current below the bridge?</h1>${post(3)}${post(12)}
-      <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}</main>`);
+      <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}<h2>Messages</h2><p>Messages to the council go through its website.</p></main>`);
+    expect(md).toContain('## Messages');
     expect(md).toContain('I like the reply from the council, and I quote it in my report.');
     expect(md.match(/I have paddled the river/g)).toHaveLength(3);
-    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes']) expect(md).not.toContain(line);
+    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:']) expect(md).not.toContain(line);
   });
 
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {
