@@ -183,11 +183,13 @@ describe('onlyMainContent on classes of pages', () => {
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
       <div class="post-actions"><a href="/q/1#a${n}">Improve this answer</a></div><div>Reply Quote Like</div><div>${n} likes</div></div>`;
     const md = await main(`<main><h1>How strong is the current below the bridge?</h1>${post(3)}${post(12)}
-      <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}<h2>Messages</h2><p>Messages to the council go through its website.</p></main>`);
+      <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}<h2>Messages</h2><p>Messages to the council go through its website.</p>
+      <p>Ask question</p><p>You must log in to answer this question.</p><p>Ask a question at the council's Friday meeting, before the vote.</p></main>`);
+    expect(md).toContain("Ask a question at the council's Friday meeting, before the vote.");
     expect(md).toContain('## Messages');
     expect(md).toContain('I like the reply from the council, and I quote it in my report.');
     expect(md.match(/I have paddled the river/g)).toHaveLength(3);
-    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:']) expect(md).not.toContain(line);
+    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in']) expect(md).not.toContain(line);
   });
 
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {

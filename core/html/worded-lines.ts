@@ -39,6 +39,9 @@ const FURNITURE_LINES = [
   /^\d+ likes?$/iu,
   // Controls worded as such, a line of their own: "See more", "View all ›", "Back to top", "Click to expand", "Sort by:".
   /^(?:(?:see|view|show|load) (?:more|less|all)|back to (?:the )?top|click to expand|download now|sort(?:ed)? by)\s*[.:›»>+…]*$/iu,
+  // A question-and-answer or forum platform's own prompts: "Ask question", "Start asking to get answers",
+  // "Explore related questions", "You must log in to answer this question.", "Not open for further replies."
+  /^(?:ask (?:a )?question|start asking to get answers|explore related questions|see similar questions with these tags|you must (?:log|sign) in(?: or register)? to (?:answer|reply|post)\b[^.!?]{0,40}|not open for further replies)\s*[.!]?$/iu,
   // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
