@@ -184,9 +184,11 @@ describe('onlyMainContent on classes of pages', () => {
       <div class="post-actions"><a href="/q/1#a${n}">Improve this answer</a></div><div>Reply Quote Like</div><div>${n} likes</div></div>`;
     const md = await main(`<main><h1>How strong is the current below the bridge?</h1>${post(3)}${post(12)}
       <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}<h2>Messages</h2><p>Messages to the council go through its website.</p>
+      <table><tr><th>Club</th><th>Points</th></tr><tr><td>River Rowers</td><td>42</td></tr><tr><td>Bridge Paddlers</td><td>38</td></tr></table>
       <p>Ask question</p><p>You must log in to answer this question.</p><p>Ask a question at the council's Friday meeting, before the vote.</p></main>`);
     expect(md).toContain("Ask a question at the council's Friday meeting, before the vote.");
     expect(md).toContain('## Messages');
+    expect(md).toContain('| Club | Points |');
     expect(md).toContain('I like the reply from the council, and I quote it in my report.');
     expect(md.match(/I have paddled the river/g)).toHaveLength(3);
     for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in']) expect(md).not.toContain(line);

@@ -71,11 +71,12 @@ const FURNITURE_LINES = [
 
 /**
  * A forum member's figures beside each post, a line each: "Joined", "Messages", "Reaction score",
- * "Posts: 1,077", "Join Date: Aug 2008". Not in a heading: a manual's "Messages" or "Posts" section.
+ * "Posts: 1,077", "Join Date: Aug 2008". Not a heading (a manual's "Messages" section) nor a table's
+ * cell (a league table's "Points").
  */
 const MEMBER_STAT =
   /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu;
-const HEADING = /^h[1-6]$/;
+const NOT_MEMBER_STAT = /^(?:h[1-6]|th|td)$/;
 
 /**
  * Bylines, whole lines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more:
@@ -247,7 +248,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
       if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (MEMBER_STAT.test(text) && !HEADING.test(tag)))) found.push(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (MEMBER_STAT.test(text) && !NOT_MEMBER_STAT.test(tag)))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
