@@ -146,7 +146,7 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/newsletter/gi)).toHaveLength(2);
   });
 
-  it("drops placeholders of scripts that never ran, a newsletter platform's thank-you box and controls worded as such, and keeps sentences about loading, reading and seeing more", async () => {
+  it("drops placeholders of scripts that never ran, a newsletter platform's thank-you box and controls worded as such, and keeps sentences about loading, reading and seeing more, and a table's cells", async () => {
     const md = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}
       <p>Loading paragraph...</p><div class="spinner">Loading…</div>${prose('budget')}
       <p>Loading the barges took the crews two days, longer than the council had planned.</p>
@@ -154,7 +154,9 @@ describe('onlyMainContent on classes of pages', () => {
       <div class="captioned-button-wrap"><p>Thanks for reading River Notes! This post is public so feel free to share it.</p><p><a href="/p/river/share">Share</a></p></div>
       <p>Thanks for reading this far: the vote is on Friday.</p>${prose('flood')}
       <div><a href="/river">See more ›</a></div><p>See more of the river on Sunday's tour.</p><div><a href="#top">Back to top</a></div>
+      <table><tr><th>Vote</th><th>Comments</th></tr><tr><td>Bridge levy</td><td>Share</td></tr><tr><td>Weir</td><td>Loading...</td></tr></table>
       </article></main>`);
+    expect(md).toContain('| Vote | Comments |\n| --- | --- |\n| Bridge levy | Share |\n| Weir | Loading... |');
     expect(md).toContain("See more of the river on Sunday's tour.");
     for (const line of ['See more ›', 'Back to top']) expect(md).not.toContain(line);
     expect(md).toContain('Loading the barges took the crews two days, longer than the council had planned.');

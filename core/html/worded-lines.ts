@@ -3,8 +3,9 @@
  * credits, bylines, datelines, sources, prompts, disclosures, notices. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { findDescendant, linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
+import { isDataTable } from './markdown-tables.js';
 
 const COMMA = /[,\uff0c\u3001\u060c]/;
 
@@ -273,8 +274,10 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   };
   if (stats.get(root)!.inline > 0) judgeRuns(root);
   walkElements(root, (el) => {
-    // Code is judged by nobody: a license header or a dated log line in it is the code's.
-    if (el.localName === 'pre') return false;
+    // Code is judged by nobody: a license header or a dated log line in it is the code's. Nor is the
+    // cell of a table with headers: a column headed "Comments" or "Share" is the table's, and a
+    // cell taken out would shift the rest of its row.
+    if (el.localName === 'pre' || (CELLS.has(el.localName) && isHeadedTable(el.closest('table')))) return false;
     const s = stats.get(el);
     if (!s || s.text === 0) return true;
     if (s.inline !== s.text) {
@@ -290,6 +293,17 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
   if (datelines.length <= DATELINES) found.push(...datelines);
   if (bylines.length <= BYLINES) found.push(...bylines);
   return new Set(found.map((line) => (isElement(line) ? line : wrapNodes(line))));
+}
+
+const CELLS = new Set(['td', 'th']);
+
+/** A data table with a header cell: a table of figures, not one that lays out a page. Once a table: its cells all ask. */
+const headedTables = new WeakMap<Element, boolean>();
+function isHeadedTable(table: Element | null): boolean {
+  if (!table) return false;
+  let headed = headedTables.get(table);
+  if (headed === undefined) headedTables.set(table, (headed = isDataTable(table) && findDescendant(table, (el) => el.localName === 'th') !== undefined));
+  return headed;
 }
 
 const isElement = (line: Line): line is Element => !Array.isArray(line);
