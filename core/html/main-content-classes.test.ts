@@ -180,6 +180,20 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Add to cart', 'Add to wishlist', 'Compare', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
   });
 
+  it("drops a shop's controls and badges written as links and labels (add to cart, in stock, more info) and keeps sentences that use the words", async () => {
+    const card = (name: string) => `<li class="product"><h3>${name}</h3><p>${name} for two paddlers, with a dry hatch and a rudder, built in the river town.</p>
+      <p class="stock">In stock</p><p><a href="/cart?add=${name}" class="add_to_cart_button">Add to cart</a></p><div><a href="/wish?add=${name}">Add to wishlist</a></div><p><a href="/p/${name}">More info</a></p></li>`;
+    const md = await main(`<main><h1>River kayaks</h1>${prose('kayaks')}<ul>${card('Heron')}${card('Otter')}${card('Pike')}</ul>
+      <p>In stock at the river shop since March, the kayaks sell out every summer.</p><p>Add to cart only what fits on the roof of your car.</p><h2>More info</h2><p>More info on the river's rules is at the council.</p></main>`);
+    expect(md.match(/for two paddlers/g)).toHaveLength(3);
+    expect(md).toContain('In stock at the river shop since March, the kayaks sell out every summer.');
+    expect(md).toContain('Add to cart only what fits on the roof of your car.');
+    expect(md).toContain('## More info');
+    for (const line of ['In stock\n', 'Add to cart\n', 'Add to wishlist', '\nMore info\n']) expect(md).not.toContain(line);
+    expect(md.match(/In stock/g)).toHaveLength(1);
+    expect(md.match(/More info/g)).toHaveLength(2);
+  });
+
   it("drops a post's actions and its member's figures on lines of their own (reply, quote, like, joined, posts) and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>

@@ -14,6 +14,12 @@ const WORDED_LINE = 150;
 /** Code in a line ("channel.subscribe(onMessage)", "sources: <string[]>"): an API's, not furniture, whatever its words. */
 const CODE_LIKE = /\w\(|[{}<>=]/u;
 
+/**
+ * Each list as one pattern (the same matches: every part has the flags `iu` and no backreference):
+ * one pass over a line instead of one a pattern, on every short line of every page.
+ */
+const oneOf = (patterns: readonly RegExp[]): RegExp => new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'iu');
+
 /** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
 const FURNITURE_LINES = [
   // Picture credits and sources: "Foto: dpa", "Titelbild: ...", "© AFP", "Photograph: Jane Doe/Reuters".
@@ -71,13 +77,16 @@ const FURNITURE_LINES = [
 ];
 
 /**
- * A forum member's figures beside each post, a line each: "Joined", "Messages", "Reaction score",
- * "Posts: 1,077", "Join Date: Aug 2008". Not a heading (a manual's "Messages" section) nor a table's
- * cell (a league table's "Points").
+ * Labels that are furniture beside each post or product, a line each, and content as a heading (a
+ * manual's "Messages" section, a page's "More info") or a table's cell (a league table's "Points"):
+ * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008";
+ * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info".
  */
-const MEMBER_STAT =
-  /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu;
-const NOT_MEMBER_STAT = /^(?:h[1-6]|th|td)$/;
+const LABEL_LINE = oneOf([
+  /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu,
+  /^(?:add to (?:cart|basket|bag|wish ?list|compare)|in stock|more info)\s*[.:›»>+…!]*$/iu,
+]);
+const NOT_LABEL = /^(?:h[1-6]|th|td)$/;
 
 /**
  * Bylines, whole lines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more:
@@ -88,11 +97,6 @@ const BYLINE_LINES = [
   /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
   /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
 ];
-/**
- * Each list as one pattern (the same matches: every part has the flags `iu` and no backreference):
- * one pass over a line instead of one a pattern, on every short line of every page.
- */
-const oneOf = (patterns: readonly RegExp[]): RegExp => new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'iu');
 const FURNITURE_LINE = oneOf(FURNITURE_LINES);
 const BYLINE_LINE = oneOf(BYLINE_LINES);
 /** Bylines in a root at most (a writer's, published, updated, a second writer's): more are a listing's or a forum's. */
@@ -249,7 +253,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
       if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (MEMBER_STAT.test(text) && !NOT_MEMBER_STAT.test(tag)))) found.push(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !NOT_LABEL.test(tag)))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
