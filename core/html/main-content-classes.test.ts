@@ -595,6 +595,25 @@ git clone &lt;repo url&gt;</code></pre>`;
     }
   });
 
+  it('drops what follows an empty comments anchor after the story (an old template\'s thread, unnamed), and keeps the story when the anchor comes first and what follows a form\'s field named comments', async () => {
+    const post = (name: string) => `<div class="b_box">Posted by: ${name}, farnworth on 8:21pm Tue 1 Jan 08</div><div class="entry">I have lived by the river for years, and frankly, the council has promised this before, twice, without doing anything at all, so forgive me.</div><div class="b_box"><a href="#">Quote</a> | <a href="#">Report this post</a></div>`;
+    const thread = `<a name="comments"></a>${['ann', 'bob', 'cy', 'dee', 'eve', 'flo', 'gus', 'hal'].map(post).join('')}<form action="/c"><textarea name="t"></textarea><input type="submit" value="Send"></form>`;
+    const after = await main(`${siteChrome}<div><div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}</div>${thread}</div>`);
+    expect(after).toContain('# Council approves the river plan');
+    expect(after).toContain('The flood report, published on day 4');
+    for (const furniture of ['Posted by', 'I have lived by the river', 'Report this post']) expect(after).not.toContain(furniture);
+    const first = await main(`${siteChrome}<div><div id="comments"></div><div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}</div></div>`);
+    expect(first).toContain('# Council approves the river plan');
+    expect(first).toContain('The flood report, published on day 4');
+    const untitled = await main(`${siteChrome}<div><p>Our river desk explains the plan.</p><div id="disqus_thread"></div><div><h2>The river plan</h2>${prose('river')}${prose('budget')}</div><div><h2>What it costs</h2>${prose('flood')}</div></div>`);
+    expect(untitled).toContain('The river report, published on day 4');
+    expect(untitled).toContain('The flood report, published on day 4');
+    const form = await main(`${siteChrome}<div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}${prose('flood')}
+      <form action="/ask"><label for="comments">Your question</label><textarea id="comments" name="comments"></textarea><button>Send</button></form><h2>How the plan is paid for</h2>${prose('levy')}</div>`);
+    expect(form).toContain('## How the plan is paid for');
+    expect(form).toContain('The levy report, published on day 4');
+  });
+
   it('drops comments opened by an inline line among the story\'s paragraphs, even when they outgrow the story', async () => {
     const reader = (name: string) => `<br><b>${name}</b><br>I have lived by the river for years, and frankly, the council has promised this before, twice, without doing anything at all, so forgive me if I doubt it.<br><br><hr>`;
     const md = await main(`${siteChrome}<div><h1>Council approves the river plan</h1>${prose('river')}${prose('budget')}
