@@ -165,6 +165,17 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Loading paragraph', 'Loading…', 'River Notes!', 'This post is public']) expect(md).not.toContain(line);
   });
 
+  it('drops the title of a table of contents that went with it (a summary over a nav, a label over a script\'s empty box), and keeps a plain-text contents and a section headed Contents', async () => {
+    const md = await main(`<main><article><h1>Council approves the river plan</h1>
+      <details open><summary>Table of Contents</summary><div><nav><ul><li><a href="#cost">Cost</a></li><li><a href="#vote">Vote</a></li></ul></nav></div></details>${prose('river')}
+      <div><p class="toc-title">On this page</p><div class="js-toc"></div></div>${prose('budget')}
+      <div class="markdown-heading"><h2 id="contents"><a href="#contents" class="anchor"></a><span>Contents</span></h2></div><p>The box holds a paddle, a pump and a map of the river.</p>
+      <div><p>Contents</p><p>1. The cost ........ 2<br>2. The vote ........ 3</p></div>${prose('flood')}</article></main>`);
+    expect(md).toContain('## Contents');
+    expect(md).toContain('Contents\n\n1\\. The cost');
+    for (const line of ['Table of Contents', 'On this page']) expect(md).not.toContain(line);
+  });
+
   it("drops buttons that are controls (add to cart, reply, copy) and keeps those that open a panel, ask a question or sit in a sentence", async () => {
     const md = await main(`<main><h1>River kayak, two seats</h1>${prose('kayak')}
       <p><button type="button">Add to cart</button> <button class="wish">Add to wishlist</button> <button><span class="sr-only">Add River kayak, two seats, to the list to</span> Compare</button></p>

@@ -3,7 +3,7 @@
  * credits, bylines, datelines, sources, prompts, disclosures, notices. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { findDescendant, linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { ancestorWithTag, findDescendant, linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 
@@ -232,6 +232,26 @@ const POINTER_OPENS =
 /** Share of the text after a pointer's label in links, at least. */
 const POINTER_LINKS = 0.8;
 
+/**
+ * The title of a table of contents: "Table of contents", "On this page", "In this article", "Jump to:".
+ * The table goes (in the chrome, as a nav, or as links to the page's own sections); its title,
+ * left alone in the box they shared, goes too. A title with its table kept (a plain-text one, an
+ * RFC's) is not alone.
+ */
+const TOC_LABEL = /^(?:table of contents|contents|on this page|in this (?:article|post|guide|page)|jump to|inhaltsverzeichnis|inhalt|sommaire|índice|contenido|indice)\s*:?$/iu;
+const TOC_LABEL_LINE = 20;
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Whether an element's text is all its parent's (what it shared its box with is gone), and it is
+ * not a heading: a section titled "Contents" is the page's, however its heading is wrapped.
+ */
+function isLoneLabel(el: Element, length: number): boolean {
+  const parent = el.parentElement;
+  if (!parent || HEADINGS.has(el.localName) || ancestorWithTag(el, HEADINGS)) return false;
+  return visibleTextLength(parent, undefined, length + 1) === length;
+}
+
 /** A line to judge: an element, or the nodes of a line written with line breaks (lines.ts breakRuns). */
 type Line = Element | readonly Node[];
 
@@ -254,6 +274,7 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !NOT_LABEL.test(tag)))) found.push(line);
+    else if (length <= TOC_LABEL_LINE && TOC_LABEL.test(text) && isElement(line) && isLoneLabel(line, length)) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
