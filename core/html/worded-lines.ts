@@ -80,11 +80,13 @@ const FURNITURE_LINES = [
  * Labels that are furniture beside each post or product, a line each, and content as a heading (a
  * manual's "Messages" section, a page's "More info") or a table's cell (a league table's "Points"):
  * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008";
- * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info".
+ * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info";
+ * - a post's actions one a line: "Follow", "save", "embed", "parent", "Edit", "Flag".
  */
 const LABEL_LINE = oneOf([
   /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu,
   /^(?:add to (?:cart|basket|bag|wish ?list|compare)|in stock|more info)\s*[.:›»>+…!]*$/iu,
+  /^(?:follow|save|embed|parent|edit|flag)$/iu,
 ]);
 const NOT_LABEL = /^(?:h[1-6]|th|td)$/;
 
