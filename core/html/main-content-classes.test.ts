@@ -205,6 +205,15 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/More info/g)).toHaveLength(2);
   });
 
+  it("drops a site's own links left one a line in the content (home, contact us, privacy policy, sign in) and keeps them as headings and in sentences", async () => {
+    const md = await main(`<main><h1>River kayak hire</h1><div class="x1"><span>Home</span></div><div class="x2"><span>Sign in</span></div>${prose('hire')}
+      <h2>Contact us</h2><p>Contact us at the boathouse, or call the council's river desk before ten.</p>${prose('safety')}
+      <div class="x3"><span>Privacy policy</span></div><div class="x4"><span>Terms and conditions</span></div></main>`);
+    expect(md).toContain('## Contact us');
+    expect(md).toContain("Contact us at the boathouse, or call the council's river desk before ten.");
+    for (const line of ['Home', 'Sign in', 'Privacy policy', 'Terms and conditions']) expect(md).not.toMatch(new RegExp(`^${line}$`, 'm'));
+  });
+
   it("drops a post's actions and its member's figures on lines of their own (reply, quote, like, follow, save, joined, posts) and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
