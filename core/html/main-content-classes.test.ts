@@ -191,16 +191,16 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Add to cart', 'Add to wishlist', 'Compare', 'Copy', 'Reply', 'Quote']) expect(md).not.toContain(line);
   });
 
-  it("drops a shop's controls and badges written as links and labels (add to cart, in stock, more info) and keeps sentences that use the words", async () => {
+  it("drops a shop's controls and badges written as links and labels (add to cart, in stock, more info, top rated) and keeps sentences that use the words", async () => {
     const card = (name: string) => `<li class="product"><h3>${name}</h3><p>${name} for two paddlers, with a dry hatch and a rudder, built in the river town.</p>
-      <p class="stock">In stock</p><p><a href="/cart?add=${name}" class="add_to_cart_button">Add to cart</a></p><div><a href="/wish?add=${name}">Add to wishlist</a></div><p><a href="/p/${name}">More info</a></p></li>`;
+      <p class="stock">In stock</p><div class="badge">Top rated</div><p><a href="/cart?add=${name}" class="add_to_cart_button">Add to cart</a></p><div><a href="/wish?add=${name}">Add to wishlist</a></div><p><a href="/p/${name}">More info</a></p></li>`;
     const md = await main(`<main><h1>River kayaks</h1>${prose('kayaks')}<ul>${card('Heron')}${card('Otter')}${card('Pike')}</ul>
       <p>In stock at the river shop since March, the kayaks sell out every summer.</p><p>Add to cart only what fits on the roof of your car.</p><h2>More info</h2><p>More info on the river's rules is at the council.</p></main>`);
     expect(md.match(/for two paddlers/g)).toHaveLength(3);
     expect(md).toContain('In stock at the river shop since March, the kayaks sell out every summer.');
     expect(md).toContain('Add to cart only what fits on the roof of your car.');
     expect(md).toContain('## More info');
-    for (const line of ['In stock\n', 'Add to cart\n', 'Add to wishlist', '\nMore info\n']) expect(md).not.toContain(line);
+    for (const line of ['In stock\n', 'Add to cart\n', 'Add to wishlist', '\nMore info\n', 'Top rated']) expect(md).not.toContain(line);
     expect(md.match(/In stock/g)).toHaveLength(1);
     expect(md.match(/More info/g)).toHaveLength(2);
   });
