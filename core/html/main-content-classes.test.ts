@@ -576,18 +576,21 @@ git clone &lt;repo url&gt;</code></pre>`;
     }
   });
 
-  it('drops the article tools, date lines and the copyright notice of a wire story, and keeps prose about copyright', async () => {
+  it('drops the article tools, date lines, a newsroom\'s byline and the copyright notice of a wire story, and keeps prose about copyright and a team\'s staff', async () => {
     const legal = `<p>The court said the photos may not be published without the consent of the family, which lawyers called a first for copyright law in the state.</p>`;
     const md = await main(`${siteChrome}<table><tr><td><h1>Council approves the river plan</h1>
       <p>Story Tools: E-MAIL PRINT Text Size: S M L XL</p><p>Last Updated: Monday, January 14, 2008 2:21 PM ET</p><p>Wednesday, 16 January 2008</p>
       ${prose('river')}${legal}${prose('budget')}${prose('flood')}
-      <p>Email this article to a friend</p><p>Print this story</p>
+      <p>Email this article to a friend</p><p>Print this story</p><p>Printer friendly page</p><p>CTV.ca News Staff</p>
+      <p>The plan's staff and agencies will meet again in March, the council said.</p><p>Technical staff</p>
       <p>Copyright 2008 The Associated Press. This material may not be published, broadcast, rewritten or redistributed.</p>
       <p>© 2008 Example Newspapers Ltd. All rights reserved.</p></td></tr></table>`);
     expect(md).toContain('# Council approves the river plan');
     expect(md).toContain('The flood report, published on day 4');
     expect(md).toContain('which lawyers called a first for copyright law');
-    for (const furniture of ['Story Tools', 'Last Updated', '16 January 2008', 'Email this article', 'Print this story', 'Associated Press', 'All rights reserved']) {
+    expect(md).toContain("The plan's staff and agencies will meet again in March, the council said.");
+    expect(md).toContain('Technical staff');
+    for (const furniture of ['Story Tools', 'Last Updated', '16 January 2008', 'Email this article', 'Print this story', 'Printer friendly', 'News Staff', 'Associated Press', 'All rights reserved']) {
       expect(md).not.toContain(furniture);
     }
     // A story written with <br>s: the notice is a line between line breaks, not a block of its own.

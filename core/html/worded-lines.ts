@@ -60,6 +60,7 @@ const FURNITURE_LINES = [
   // Article tools: "Story Tools: E-MAIL PRINT Text Size", "Email this article", "Print this story", "Send this article to a friend".
   /^(?:(?:story|article) tools|font size|text size)\s*:/iu,
   /^(?:e-?mail|print|send|share)(?: this)? (?:article|story|page)?\s*(?:to (?:a )?friends?\b|$)/iu,
+  /^(?:printer[- ]?friendly(?: (?:page|version|format))?|print(?:able|er)? version|e-?mail to a friend)\b/iu,
   // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
   /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
   // Tag and category lines: "Themen: Ehrenamt Jugendverbände", "Tags: python, docker", "Posted in News".
@@ -99,6 +100,8 @@ const NOT_LABEL = /^(?:h[1-6]|th|td)$/;
  */
 const BYLINE_LINES = [
   /^(?:von|autor(?:in)?|text|by)\s*:\s*[^.!?]{0,40}$/iu,
+  // A newsroom's byline for a story without a writer: "Staff and agencies", "CTV.ca News Staff", "Agencies"; not a team's "Technical staff".
+  /^(?:(?:[\p{L}.]+ ){0,3}staff and agencies|(?:[\p{L}.]+ ){0,2}news staff|(?:[\p{L}.]+ )?agencies)$/iu,
   /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
 ];
 const FURNITURE_LINE = oneOf(FURNITURE_LINES);
