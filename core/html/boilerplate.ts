@@ -166,7 +166,11 @@ export function isHeaderLike(el: Element): boolean {
  * classes `is-hidden`, `u-hidden`; Invision forums' `ipsHide`). Not `hide` nor `invisible`: pages
  * reveal accordions and scroll-in animations by taking them off (service pages lost text to them).
  */
-const HIDDEN_CLASSES = new Set(['hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'is-hidden', 'u-hidden', 'ipshide']);
+const HIDDEN_CLASSES = new Set([
+  'hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'is-hidden', 'u-hidden', 'ipshide',
+  // A carousel's copies of its own slides, made so that it loops (Slick, Swiper, Owl, Splide, Glide, Flickity): the slide is there once already.
+  'slick-cloned', 'swiper-slide-duplicate', 'cloned', 'splide__slide--clone', 'glide__slide--clone', 'is-cloned',
+]);
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 

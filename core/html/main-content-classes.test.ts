@@ -176,6 +176,14 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Table of Contents', 'On this page']) expect(md).not.toContain(line);
   });
 
+  it("drops a carousel's copies of its own slides (Slick, Swiper) and keeps each slide once", async () => {
+    const slide = (name: string, cls = '') => `<div class="slick-slide ${cls}"><h3>${name}</h3><p>The ${name} kayak seats two and carries a tent, a stove and food for a week on the river.</p></div>`;
+    const md = await main(`<main><h1>River kayaks</h1>${prose('kayaks')}<div class="slick-track">${slide('Pike', 'slick-cloned')}${slide('Heron')}${slide('Otter')}${slide('Pike')}${slide('Heron', 'slick-cloned')}</div>
+      <div class="swiper-wrapper"><div class="swiper-slide swiper-slide-duplicate"><p>Paddles are included with every kayak hired for a day or more.</p></div><div class="swiper-slide"><p>Paddles are included with every kayak hired for a day or more.</p></div></div></main>`);
+    for (const name of ['Pike', 'Heron', 'Otter']) expect(md.match(new RegExp(`The ${name} kayak seats two`, 'g'))).toHaveLength(1);
+    expect(md.match(/Paddles are included/g)).toHaveLength(1);
+  });
+
   it("drops buttons that are controls (add to cart, reply, copy) and keeps those that open a panel, ask a question or sit in a sentence", async () => {
     const md = await main(`<main><h1>River kayak, two seats</h1>${prose('kayak')}
       <p><button type="button">Add to cart</button> <button class="wish">Add to wishlist</button> <button><span class="sr-only">Add River kayak, two seats, to the list to</span> Compare</button></p>
