@@ -222,6 +222,21 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Home', 'Sign in', 'Privacy policy', 'Terms and conditions']) expect(md).not.toMatch(new RegExp(`^${line}$`, 'm'));
   });
 
+  it("drops a forum reply's quote of a post the page already shows, and keeps a quote of what it does not show and an article's pull quote", async () => {
+    const first = 'The new weir changed the current below the bridge for good, and the club moved its slalom course upstream.';
+    const lost = 'Whoever built the old footbridge knew the river better than the council does, frankly, and it showed.';
+    const md = await main(`<main><h1>How strong is the current below the bridge?</h1>
+      <article class="message"><div class="bbWrapper"><p>${first}</p></div></article>
+      <article class="message"><div class="bbWrapper"><blockquote class="bbCodeBlock bbCodeBlock--quote" data-quote="ann"><div class="bbCodeBlock-title">ann said:</div><div class="bbCodeBlock-content"><p>${first}</p></div></blockquote><p>Same here: we paddle upstream of the weir now, it is calmer.</p></div></article>
+      <article class="message"><div class="bbWrapper"><blockquote><cite>bob wrote:</cite><p>${lost}</p></blockquote><p>Agreed, the old one stood for fifty years.</p></div></article></main>`);
+    expect(md.match(/The new weir changed the current/g)).toHaveLength(1);
+    expect(md).toContain('Same here: we paddle upstream of the weir now');
+    expect(md).toContain(lost);
+    const pull = 'Councils, schools and hospitals will share the cost of the plan over several years, the report says.';
+    const story = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}<p>${pull}</p>${prose('budget')}<blockquote class="pullquote"><p>${pull}</p></blockquote>${prose('flood')}</article></main>`);
+    expect(story.match(/the report says\./g)).toHaveLength(2);
+  });
+
   it("drops a post's actions and its member's figures on lines of their own (reply, quote, like, follow, save, joined, posts) and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>

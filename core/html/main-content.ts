@@ -27,7 +27,8 @@
  *    emptied headings, lead-ins, lone links, titled teasers; not on a page of teasers, whose last links are its own), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (worded-lines.ts:
  *    picture credits, bylines, datelines, sources, "Über den Autor", subscription, app and follow
- *    prompts, in several languages); on technical pages only the cards go. A table of contents (links to the page's own
+ *    prompts, in several languages), and a forum reply's quote of a post the page already shows
+ *    (repeats.ts; also when there is no main block); on technical pages only the cards go. A table of contents (links to the page's own
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
@@ -38,6 +39,7 @@ import { ancestorWithTag, hasMedia, visibleTextLength, walkElements } from './do
 import { collectHead, collectTail } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectOtherStories } from './other-stories.js';
+import { collectRepeats } from './repeats.js';
 import { collectTeaserCards } from './teaser-cards.js';
 import { collectWorded } from './worded-lines.js';
 
@@ -247,6 +249,7 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     removeIfNonEmpty(body, collectTeaserCards(body, stats));
     removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
+    removeIfNonEmpty(body, collectRepeats(body, stats));
     return body;
   }
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
@@ -271,5 +274,6 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     removeIfNonEmpty(root, collectHead(root, stats));
   }
   removeIfNonEmpty(root, collectWorded(root, stats));
+  removeIfNonEmpty(root, collectRepeats(root, stats));
   return root;
 }
