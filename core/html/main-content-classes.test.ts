@@ -237,6 +237,16 @@ describe('onlyMainContent on classes of pages', () => {
     expect(story.match(/the report says\./g)).toHaveLength(2);
   });
 
+  it('keeps once a text the page ships for wide and for narrow screens, and keeps lines a block for one screen repeats itself', async () => {
+    const description = 'The River kayak seats two paddlers, carries a tent and a stove, and tracks straight in a crosswind.';
+    const event = 'Paddling meet on the river, upstream of the weir, for clubs and beginners alike.';
+    const md = await main(`<main><h1>River kayak, two seats</h1><div class="product-description hidden-up-md"><p>${description}</p></div>${prose('kayak')}
+      <div class="product-description hidden-down-md"><p>${description}</p></div>
+      <ul class="events desktop-only"><li><h3>Saturday</h3><p>${event}</p></li><li><h3>Sunday</h3><p>${event}</p></li></ul></main>`);
+    expect(md.match(/tracks straight in a crosswind/g)).toHaveLength(1);
+    expect(md.match(/upstream of the weir, for clubs/g)).toHaveLength(2);
+  });
+
   it("drops a post's actions and its member's figures on lines of their own (reply, quote, like, follow, save, joined, posts) and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>

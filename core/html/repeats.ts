@@ -1,8 +1,10 @@
 /**
- * A forum reply's quote of a post the page already shows (main-content.ts step 4): the post stays,
- * the copy in the reply goes. Not every repeat: a pull quote repeats a sentence of the story on
- * purpose, a manual repeats its "Stability: Experimental" notes, a guide quotes its own example,
- * and the references keep them.
+ * Copies of lines the root already shows (main-content.ts step 4), the first showing staying:
+ * - a forum reply's quote of a post on the page;
+ * - a text shipped once for wide screens and once for narrow ones (`hidden-up-md` and
+ *   `hidden-down-md`, `mobileText`, `slide desktop` and `slide mobile`), of which a reader sees one.
+ * Not every repeat: a pull quote repeats a sentence of the story on purpose, a manual repeats its
+ * "Stability: Experimental" notes, a guide quotes its own example, and the references keep them.
  */
 import { type StatsMap } from './content-score.js';
 import { ancestorWithTag, findDescendant, walkElements } from './dom.js';
@@ -18,9 +20,9 @@ function isPostQuote(quote: Element): boolean {
     POST_QUOTE_CLASS.test(quote.getAttribute('class') ?? '') || findDescendant(quote, (c) => c.localName === 'cite') !== undefined;
 }
 
-/** Lines (blocks of inline text only) in a post's quote whose text an earlier line of the root already shows. */
+/** Lines (blocks of inline text only) in a post's quote or a block for one screen whose text an earlier line of the root already shows. */
 export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
-  const seen = new Set<string>();
+  const seen = new Map<string, Element>();
   const found = new Set<Element>();
   walkElements(root, (el) => {
     // Code repeats by design.
@@ -28,12 +30,26 @@ export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
     const s = stats.get(el);
     if (!s || s.text < REPEAT_LINE || s.inline !== s.text) return true;
     const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (!seen.has(text)) seen.add(text);
+    const first = seen.get(text);
+    if (!first) seen.set(text, el);
     else {
       const quote = QUOTES.has(el.localName) ? el : ancestorWithTag(el, QUOTES, root);
-      if (quote && isPostQuote(quote)) found.add(el);
+      const screen = oneScreenBlock(el, root);
+      // A copy for another screen: the first showing is outside the block that holds the copy.
+      if ((quote && isPostQuote(quote)) || (screen && !screen.contains(first))) found.add(el);
     }
     return false;
   });
   return found;
+}
+
+/** Class tokens of a block shown on some screens only: `mobileText`, `product-description hidden-up-md`, `d-md-none`, `desktop-only`. */
+const ONE_SCREEN = /(?:^|[-_\s])(?:mobile|desktop|tablet)(?:[-_A-Z\s]|$)|(?:^|\s)(?:hidden|visible|show|hide)-(?:xs|sm|md|lg|xl|up|down|for)\b|(?:^|\s)d-(?:xs|sm|md|lg|xl)-none\b/;
+
+/** The block, below the root, shown on some screens only that holds a line. */
+function oneScreenBlock(el: Element, root: Element): Element | undefined {
+  for (let up: Element | null = el; up && up !== root; up = up.parentElement) {
+    if (ONE_SCREEN.test(up.getAttribute('class') ?? '')) return up;
+  }
+  return undefined;
 }
