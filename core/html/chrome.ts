@@ -212,7 +212,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
   }
   if (comments.length > 0 && isThread(root, found, comments)) for (const el of comments) found.delete(el);
   // The marker is found outside the chrome, or is itself flagged (`disqus_thread`): what follows it is the thread.
-  else if (marker) for (const el of threadAfter(root, marker, found)) found.add(el);
+  else if (marker) for (const el of threadAfter(root, marker, found, protect)) found.add(el);
   if (words.size > 0 && isEmptiedByGuesses(root, found, words)) {
     for (const el of words) if (!namesConsent(el)) found.delete(el);
   }
@@ -318,14 +318,16 @@ function isCommentsMarker(el: Element): boolean {
 /**
  * What follows a comments marker in the page, when an article comes before it: the comments, their
  * form, and whatever the page puts after them. Nothing when something after it holds the content
- * (an h1, an article, a main): then the marker is not where the article ends.
+ * (an h1, an article, a main) or what the caller kept (includeTags): then the marker is not where
+ * the content ends.
  */
-function threadAfter(root: Element, marker: Element, chrome: ReadonlySet<Element>): Element[] {
+function threadAfter(root: Element, marker: Element, chrome: ReadonlySet<Element>, protect: ReadonlySet<Element>): Element[] {
   const after: Element[] = [];
+  const content = (el: Element): boolean => holdsContent(el) || protect.has(el);
   for (let el: Element | null = marker; el && el !== root; el = el.parentElement) {
     for (let sib = el.nextElementSibling; sib; sib = sib.nextElementSibling) {
       if (chrome.has(sib)) continue;
-      if (holdsContent(sib) || findDescendant(sib, holdsContent)) return [];
+      if (content(sib) || findDescendant(sib, content)) return [];
       after.push(sib);
     }
   }

@@ -104,6 +104,16 @@ describe('onlyMainContent', () => {
     expect(await mainMarkdown(html, { includeTags: ['#n', '#c'] })).toBe('[A](https://example.com/a)\n\nText');
   });
 
+  it('with includeTags, keeps a selected block that follows an empty comments anchor', async () => {
+    const story = Array.from({ length: 8 }, (_, i) => `<p>The river report, published on day ${i + 1}, says that councils, schools and hospitals will share the cost of the plan over several years.</p>`).join('');
+    const html = `<div id="story">${story}<a name="comments"></a></div><div id="replies"><p>Ann: I have lived by the river for years, and I doubt it.</p></div><div id="more"><p>Other stories</p></div>`;
+    const md = await mainMarkdown(html, { includeTags: ['#story', '#replies'] });
+    expect(md).toContain('published on day 8');
+    expect(md).toContain('Ann: I have lived by the river for years, and I doubt it.');
+    expect(md).not.toContain('Other stories');
+    expect(await mainMarkdown(html)).not.toContain('Ann: I have lived by the river');
+  });
+
   it('leaves the page alone when onlyMainContent is off', async () => {
     const result = await processPage({ body: '<nav>Menu</nav><p>Text</p><footer>Foot</footer>', url, formats: new Set(['markdown']) });
     expect(result.markdown).toBe('Menu\n\nText\n\nFoot');

@@ -27,8 +27,8 @@
  *    emptied headings, lead-ins, lone links, titled teasers; not on a page of teasers, whose last links are its own), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (worded-lines.ts:
  *    picture credits, bylines, datelines, sources, "Über den Autor", subscription, app and follow
- *    prompts, in several languages), and a forum reply's quote of a post the page already shows
- *    (repeats.ts; also when there is no main block); on technical pages only the cards go. A table of contents (links to the page's own
+ *    prompts, in several languages), and copies of what the page already shows: a forum reply's
+ *    quote of a post, a text shipped for another screen (repeats.ts; also when there is no main block); on technical pages only the cards go. A table of contents (links to the page's own
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
