@@ -458,6 +458,24 @@ b.push(1);</code></pre>
     expect(md).not.toContain('All rights reserved');
   });
 
+  it('drops notices and prompts worded as such from a page with no main block, and keeps its cards\' dates, bylines and disclosures', async () => {
+    const items = Array.from({ length: 8 }, (_, i) =>
+      `<div class="result"><h2><a href="/p/${i}">Kettle ${i}: a steel kettle for a small kitchen</a></h2><p>November ${10 + i}, 2025</p><p>By Ann Lee</p><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros. If you want one, this is my pick. (affiliate link)</p></div>`);
+    const body = `${siteChrome}<div class="results">${items.slice(0, 4).join('')}</div><section class="more"><h2>Older</h2>${items.slice(4).join('')}</section>
+      <div class="k1"><p>Subscribe now!</p><p>Copyright 2025 Kettle Reviews. All rights reserved.</p></div>`;
+    // A shop's listing, not a story's address: neither block of cards holds most of the page.
+    const page = await processPage({ body, url: 'https://shop.example/kettles', formats: new Set(['markdown']), onlyMainContent: true });
+    const md = page.markdown ?? '';
+    for (let i = 0; i < 8; i++) {
+      expect(md).toContain(`November ${10 + i}, 2025`);
+      expect(md).toContain(`Kettle ${i} boils a litre in three minutes`);
+    }
+    expect(md.match(/By Ann Lee/g)).toHaveLength(8);
+    expect(md.match(/\(affiliate link\)/g)).toHaveLength(8);
+    expect(md).not.toContain('Subscribe now');
+    expect(md).not.toContain('All rights reserved');
+  });
+
   it('keeps the cards of a section front whose <main> is all teasers, and still drops a teaser list under an article', async () => {
     const card = (i: number) => `<div class="teaser"><a href="/story/${i}"><img src="/t${i}.jpg" alt=""><h3>Story ${i}: the town votes on its harbour plan, and the fishermen win</h3></a><p>Council, Monday, ${i} residents.</p></div>`;
     const cards = (n: number, from = 0) => `<div class="stories">${Array.from({ length: n }, (_, i) => card(from + i)).join('')}</div>`;

@@ -26,8 +26,8 @@ describe('onlyMainContent', () => {
 
   it('prefers <main>, keeping its own article header and footer', async () => {
     const html = `${chrome}<main><article><header class="article-header"><h1>Title</h1><p>By Ann</p></header>
-      <p>Body.</p><footer><p>Tags: x</p></footer></article></main>${footer}`;
-    expect(await mainMarkdown(html)).toBe('# Title\n\nBy Ann\n\nBody.\n\nTags: x');
+      <p>Body.</p><footer><p>Corrections: none</p></footer></article></main>${footer}`;
+    expect(await mainMarkdown(html)).toBe('# Title\n\nBy Ann\n\nBody.\n\nCorrections: none');
   });
 
   it('returns the chosen root itself as the html format', async () => {

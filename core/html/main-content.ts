@@ -249,6 +249,7 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     removeIfNonEmpty(body, collectTeaserCards(body, stats));
     removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
+    removeIfNonEmpty(body, collectWorded(body, stats, false));
     removeIfNonEmpty(body, collectRepeats(body, stats));
     return body;
   }

@@ -55,8 +55,6 @@ const FURNITURE_LINES = [
   /^thanks for reading [^.!?]{1,80}! (?:this post is public|subscribe for free)\b/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
-  // A date and time alone on a line: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT".
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu,
   // Article tools: "Story Tools: E-MAIL PRINT Text Size", "Email this article", "Print this story", "Send this article to a friend".
   /^(?:(?:story|article) tools|font size|text size)\s*:/iu,
   /^(?:e-?mail|print|send|share)(?: this)? (?:article|story|page)?\s*(?:to (?:a )?friends?\b|$)/iu,
@@ -76,6 +74,10 @@ const FURNITURE_LINES = [
   // Comment and related-story headings, whole lines.
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
+
+/** A date and time alone on a line, in an article: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT". */
+const DATE_LINE =
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu;
 
 /**
  * Labels that are furniture beside each post or product, a line each, and content as a heading (a
@@ -261,8 +263,12 @@ function isLoneLabel(el: Element, length: number): boolean {
 /** A line to judge: an element, or the nodes of a line written with line breaks (lines.ts breakRuns). */
 type Line = Element | readonly Node[];
 
-/** Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice). */
-export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
+/**
+ * Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice).
+ * In an `article` root, also its dates, bylines and datelines and pointers to other stories; in a
+ * whole page (a listing, a forum thread: no main block) those are the content, each card's or post's.
+ */
+export function collectWorded(root: Element, stats: StatsMap, article = true): Set<Element> {
   const found: Line[] = [];
   const disclosures = new Map<Line, string>();
   // Datelines are looked for above the first paragraph: below it, and in numbers (a listing of
@@ -276,11 +282,13 @@ export function collectWorded(root: Element, stats: StatsMap): Set<Element> {
     // An API's line ("sources: <string[]>", "channel.subscribe(onMessage)") is never furniture.
     if (CODE_LIKE.test(text)) return;
     if (DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text)) {
-      if (!NO_DISCLOSURE.test(text)) disclosures.set(line, text);
+      if (article && !NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !HEADINGS.has(tag) && !CELLS.has(tag)))) found.push(line);
     else if (length <= TOC_LABEL_LINE && TOC_LABEL.test(text) && isElement(line) && isLoneLabel(line, length)) found.push(line);
+    else if (!article) return;
+    else if (length <= WORDED_LINE && DATE_LINE.test(text)) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
