@@ -213,6 +213,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/More info/g)).toHaveLength(2);
   });
 
+  it("drops a listing's filter, sort and paging controls one a line, and keeps a section headed Filters and sentences about sorting", async () => {
+    const card = (name: string) => `<li class="product"><h3>${name}</h3><p>${name} for two paddlers, with a dry hatch and a rudder, built in the river town.</p></li>`;
+    const md = await main(`<main><h1>River kayaks</h1>${prose('kayaks')}<div class="bar"><span>Filters (2)</span></div><p>Filter &amp; Sort</p><div>Sort: Best Match</div>
+      <ul>${card('Heron')}${card('Otter')}${card('Pike')}</ul><p>Show 90 results per page</p>
+      <h2>Filters</h2><p>Sort: the boats by weight, then by length, as the club does before a race on the river.</p></main>`);
+    expect(md.match(/for two paddlers/g)).toHaveLength(3);
+    expect(md).toContain('## Filters');
+    expect(md).toContain('Sort: the boats by weight, then by length');
+    for (const line of ['Filters (2)', 'Filter & Sort', 'Best Match', 'results per page']) expect(md).not.toContain(line);
+  });
+
   it("drops a site's own links left one a line in the content (home, contact us, privacy policy, sign in) and keeps them as headings and in sentences", async () => {
     const md = await main(`<main><h1>River kayak hire</h1><div class="x1"><span>Home</span></div><div class="x2"><span>Sign in</span></div>${prose('hire')}
       <h2>Contact us</h2><p>Contact us at the boathouse, or call the council's river desk before ten.</p>${prose('safety')}

@@ -84,12 +84,16 @@ const DATE_LINE =
  * manual's "Messages" section, a page's "More info") or a table's cell (a league table's "Points"):
  * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008";
  * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info", "Top rated";
+ * - a listing's filter, sort and paging controls: "Filters (2)", "Filter & Sort", "Sort: Best Match", "Show 90 results per page";
  * - a post's actions one a line: "Follow", "save", "embed", "parent", "Edit", "Flag";
  * - a site's own links left one a line in the content: "Home", "Contact us", "Privacy policy", "Sign in".
  */
 const LABEL_LINE = oneOf([
   /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu,
   /^(?:add to (?:cart|basket|bag|wish ?list|compare)|in stock|more info|top rated)\s*[.:›»>+…!]*$/iu,
+  /^(?:filters?(?:\s*\(\d+\))?|filter (?:and|&) sort|filter by)\s*[:+]?\s*(?:sort(?: by)?\s*:?)?$/iu,
+  /^sort(?:ed)?(?: by)?\s*:\s*[^.!?:]{0,30}$/iu,
+  /^(?:show(?:ing)? )?\d+ (?:results|items|products) per page$/iu,
   /^(?:follow|save|embed|parent|edit|flag)$/iu,
   /^(?:home|blog|shop|search|contact us|about us|careers|sign (?:in|up)|log ?in|register|my account|sitemap|site map|privacy policy|cookie policy|terms(?: of (?:use|service)| (?:and|&) conditions)?|impressum|datenschutz(?:erklärung)?|kontakt)$/iu,
 ]);
