@@ -213,15 +213,18 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/More info/g)).toHaveLength(2);
   });
 
-  it("drops a listing's filter, sort and paging controls one a line, and keeps a section headed Filters and sentences about sorting", async () => {
+  it("drops a listing's filter, sort and paging controls and a promotion's shop-now and close one a line, and keeps a section headed Filters, sentences about sorting and an API's close event", async () => {
     const card = (name: string) => `<li class="product"><h3>${name}</h3><p>${name} for two paddlers, with a dry hatch and a rudder, built in the river town.</p></li>`;
     const md = await main(`<main><h1>River kayaks</h1>${prose('kayaks')}<div class="bar"><span>Filters (2)</span></div><p>Filter &amp; Sort</p><div>Sort: Best Match</div>
       <ul>${card('Heron')}${card('Otter')}${card('Pike')}</ul><p>Show 90 results per page</p>
-      <h2>Filters</h2><p>Sort: the boats by weight, then by length, as the club does before a race on the river.</p></main>`);
+      <h2>Filters</h2><p>Sort: the boats by weight, then by length, as the club does before a race on the river.</p>
+      <div class="k2"><p>Paddles for the river, half price for the club members this week, in every size the shop holds.</p><p><a href="/sale">Shop now</a></p><span>Close</span></div>
+      <h2>Events</h2><dl><dt><a href="/api/close"><code>close</code></a></dt><dd>Fired when the booking window of a race on the river closes.</dd></dl></main>`);
     expect(md.match(/for two paddlers/g)).toHaveLength(3);
     expect(md).toContain('## Filters');
     expect(md).toContain('Sort: the boats by weight, then by length');
-    for (const line of ['Filters (2)', 'Filter & Sort', 'Best Match', 'results per page']) expect(md).not.toContain(line);
+    expect(md).toContain('[`close`](https://news.example/api/close)');
+    for (const line of ['Filters (2)', 'Filter & Sort', 'Best Match', 'results per page', 'Shop now', 'Close']) expect(md).not.toContain(line);
   });
 
   it("drops a site's own links left one a line in the content (home, contact us, privacy policy, sign in) and keeps them as headings and in sentences", async () => {

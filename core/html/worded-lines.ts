@@ -81,7 +81,8 @@ const DATE_LINE =
 
 /**
  * Labels that are furniture beside each post or product, a line each, and content as a heading (a
- * manual's "Messages" section, a page's "More info") or a table's cell (a league table's "Points"):
+ * manual's "Messages" section, a page's "More info"), a table's cell (a league table's "Points") or
+ * code (an API's `close` event):
  * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008";
  * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info", "Top rated";
  * - a listing's filter, sort and paging controls: "Filters (2)", "Filter & Sort", "Sort: Best Match", "Show 90 results per page";
@@ -90,11 +91,11 @@ const DATE_LINE =
  */
 const LABEL_LINE = oneOf([
   /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu,
-  /^(?:add to (?:cart|basket|bag|wish ?list|compare)|in stock|more info|top rated)\s*[.:›»>+…!]*$/iu,
+  /^(?:add to (?:cart|basket|bag|wish ?list|compare)|in stock|more info|top rated|shop now)\s*[.:›»>+…!]*$/iu,
   /^(?:filters?(?:\s*\(\d+\))?|filter (?:and|&) sort|filter by)\s*[:+]?\s*(?:sort(?: by)?\s*:?)?$/iu,
   /^sort(?:ed)?(?: by)?\s*:\s*[^.!?:]{0,30}$/iu,
   /^(?:show(?:ing)? )?\d+ (?:results|items|products) per page$/iu,
-  /^(?:follow|save|embed|parent|edit|flag)$/iu,
+  /^(?:follow|save|embed|parent|edit|flag|close)$/iu,
   /^(?:home|blog|shop|search|contact us|about us|careers|sign (?:in|up)|log ?in|register|my account|sitemap|site map|privacy policy|cookie policy|terms(?: of (?:use|service)| (?:and|&) conditions)?|impressum|datenschutz(?:erklärung)?|kontakt)$/iu,
 ]);
 
@@ -289,7 +290,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
       if (article && !NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && ((RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)))) found.push(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !HEADINGS.has(tag) && !CELLS.has(tag)))) found.push(line);
+    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !HEADINGS.has(tag) && !CELLS.has(tag) && !isCode(line, text)))) found.push(line);
     else if (length <= TOC_LABEL_LINE && TOC_LABEL.test(text) && isElement(line) && isLoneLabel(line, length)) found.push(line);
     else if (!article) return;
     else if (length <= WORDED_LINE && DATE_LINE.test(text)) found.push(line);
@@ -350,6 +351,10 @@ function isHeadedTable(table: Element | null): boolean {
 }
 
 const isElement = (line: Line): line is Element => !Array.isArray(line);
+
+/** Whether a line is a piece of code: an API's `close` or `edit` is a name, not a control. */
+const isCode = (line: Line, text: string): boolean =>
+  isElement(line) && (line.localName === 'code' || findDescendant(line, (el) => el.localName === 'code' && collapse(el.textContent ?? '') === text) !== undefined);
 
 /** Whether a line is a pointer to another story (POINTER_OPENS): its label, then links only. */
 function isPointer(line: Line, length: number, text: string): boolean {
