@@ -261,15 +261,16 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/upstream of the weir, for clubs/g)).toHaveLength(2);
   });
 
-  it("drops a post's actions and its member's figures on lines of their own (reply, quote, like, follow, save, joined, posts) and keeps posts that talk of replies and likes, and a heading", async () => {
+  it("drops a post's actions, its member's figures and its edit note on lines of their own (reply, quote, like, follow, save, joined, posts, last edited), sign-in prompts and a page count, and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
       <div class="post-actions"><a href="/q/1#a${n}">Improve this answer</a></div><div class="js-follow-post" data-controller="follow">Follow</div><div>Reply Quote Like</div><div>${n} likes</div>
-      <div class="entry">embed</div><div class="entry">save</div><div class="entry">parent</div></div>`;
+      <div class="entry">embed</div><div class="entry">save</div><div class="entry">parent</div><div class="k3">Last edited by river${n}; Feb 17, 2026 at 9:17 am</div></div>`;
     const md = await main(`<main><h1>How strong is the current below the bridge?</h1>${post(3)}${post(12)}
       <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}<h2>Messages</h2><p>Messages to the council go through its website.</p><h3>Save</h3><p>Save the river, the campaign asks: follow the council's vote on Friday.</p>
       <table><tr><th>Club</th><th>Points</th></tr><tr><td>River Rowers</td><td>42</td></tr><tr><td>Bridge Paddlers</td><td>38</td></tr></table>
-      <p>Ask question</p><p>You must log in to answer this question.</p><p>Ask a question at the council's Friday meeting, before the vote.</p></main>`);
+      <p>Ask question</p><p>You must log in to answer this question.</p><p>Ask a question at the council's Friday meeting, before the vote.</p>
+      <p>Page 1 of 2</p><p>Create an account or sign in to comment</p><p>Already have an account? Log in</p><p>Sign in to the council's site with your library card to read the minutes.</p></main>`);
     expect(md).toContain("Ask a question at the council's Friday meeting, before the vote.");
     expect(md).toContain('## Messages');
     expect(md).toContain('### Save');
@@ -277,7 +278,8 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('| Club | Points |');
     expect(md).toContain('I like the reply from the council, and I quote it in my report.');
     expect(md.match(/I have paddled the river/g)).toHaveLength(3);
-    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in']) expect(md).not.toContain(line);
+    expect(md).toContain("Sign in to the council's site with your library card to read the minutes.");
+    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in', 'Last edited', 'Page 1 of 2', 'sign in to comment', 'Already have an account']) expect(md).not.toContain(line);
   });
 
   it('drops an affiliate disclosure above and below the story, and keeps an article about affiliate sales that says it often', async () => {

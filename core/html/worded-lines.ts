@@ -48,7 +48,16 @@ const FURNITURE_LINES = [
   /^(?:(?:see|view|show|load) (?:more|less|all)|back to (?:the )?top|click to expand|download now|sort(?:ed)? by)\s*[.:›»>+…]*$/iu,
   // A question-and-answer or forum platform's own prompts: "Ask question", "Start asking to get answers",
   // "Explore related questions", "You must log in to answer this question.", "Not open for further replies."
-  /^(?:ask (?:a )?question|start asking to get answers|explore related questions|see similar questions with these tags|you must (?:log|sign) in(?: or register)? to (?:answer|reply|post)\b[^.!?]{0,40}|not open for further replies)\s*[.!]?$/iu,
+  /^(?:ask (?:a )?question|start asking to get answers|find the answer to your question by asking|explore related questions|see similar questions with these tags|you must (?:log|sign) in(?: or register)? to (?:answer|reply|post)\b[^.!?]{0,40}|not open for further replies)\s*[.!]?$/iu,
+  // Sign-in prompts, not a sentence that tells how (those end with a full stop): "Sign in to add this item
+  // to your wishlist", "Create an account or sign in to comment", "Already have an account? Log in".
+  /^(?:create an account (?:or|and) )?(?:sign[- ]?in (?:to|for) [^.!?]{1,80}|log[- ]?in to (?:comment|reply|post|vote|continue|view|see)\b[^.!?]{0,40})$/iu,
+  /^already have an account\?\s*(?:sign|log)[- ]?in\b[^.!?]{0,30}[.!]?$/iu,
+  // An edit's note under a post or a page: "Last edited: Sep 6, 2022", "Last edited by Minoa on Tue Aug 27,
+  // 2019 10:03 pm, edited 1 time in total.", "This page was last modified on Aug 20, 2025 by MDN contributors."
+  /^(?:last edited\b|this page was last (?:modified|edited|updated)\b)[^!?]{0,100}$/iu,
+  // Pagination one a line: "Page 1 of 2".
+  /^page \d+ of \d+$/iu,
   // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
