@@ -55,9 +55,15 @@ const FURNITURE_LINES = [
   /^already have an account\?\s*(?:sign|log)[- ]?in\b[^.!?]{0,30}[.!]?$/iu,
   // An edit's note under a post or a page: "Last edited: Sep 6, 2022", "Last edited by Minoa on Tue Aug 27,
   // 2019 10:03 pm, edited 1 time in total.", "This page was last modified on Aug 20, 2025 by MDN contributors."
-  /^(?:last edited\b|this page was last (?:modified|edited|updated)\b)[^!?]{0,100}$/iu,
-  // Pagination one a line: "Page 1 of 2".
+  /^(?:last (?:edited|modified)\b|this page was last (?:modified|edited|updated)\b)[^!?]{0,100}$/iu,
+  // Pagination one a line: "Page 1 of 2", "CONTINUED 1 2 3 Next", "< Previous Next >".
   /^page \d+ of \d+$/iu,
+  /^(?:continued\s+)?(?:[«<‹]\s*)?(?:prev(?:ious)?\s+)?(?:\d{1,3}\s+){1,10}(?:next|›|»)\s*[»>›]?$|^[«<‹]?\s*prev(?:ious)?\s*[|·]?\s*next\s*[»>›]?$/iu,
+  // A page's copyright line: "© Copyright 2007 Globe Newspaper Company.", "© 2025 Uber Technologies Inc."
+  /^(?:©|\(c\)|copyright)\s*(?:©\s*)?(?:copyright\s*)?(?:©\s*)?\d{4}\b/iu,
+  // A form's reCAPTCHA notice, and feedback prompts: "Was this page helpful?", "Did you find this product summary feature useful?", "Rate this page".
+  /^this (?:site|page|form) is protected by recaptcha\b/iu,
+  /^(?:(?:was|is) this (?:page|article|answer|post|information|content|review)(?: \S+)? (?:helpful|useful)|did you find this\b.{0,40}\b(?:helpful|useful)|rate this (?:page|article))\b[^.!]{0,20}\??$/iu,
   // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
