@@ -168,6 +168,8 @@ export function isHeaderLike(el: Element): boolean {
  */
 const HIDDEN_CLASSES = new Set([
   'hidden', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'is-hidden', 'u-hidden', 'ipshide',
+  // Amazon's: error messages and popovers a script shows when needed ("Sorry, there was a problem.").
+  'a-hidden', 'aok-hidden',
   // A carousel's copies of its own slides, made so that it loops (Slick, Swiper, Owl, Splide, Glide): the slide is there once already.
   'slick-cloned', 'swiper-slide-duplicate', 'cloned', 'splide__slide--clone', 'glide__slide--clone', 'is-cloned',
 ]);

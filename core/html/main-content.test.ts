@@ -50,7 +50,8 @@ describe('onlyMainContent', () => {
     const html = `<div role="navigation"><a href="/x">x</a></div><div role="banner">Banner</div><div role="dialog">Modal</div>
       <main><p>Keep</p><p hidden>Hidden</p><p aria-hidden="true">Aria</p><p style="display: none">Styled</p>
       <span class="sr-only">Skip</span><div class="popup-overlay">Pop</div><p class="shadow badge download">Not an ad</p>
-      <div class="share is-hidden">Copied</div><div class="u-hidden">Later</div><div class="ipsHide">Menu</div></main>
+      <div class="share is-hidden">Copied</div><div class="u-hidden">Later</div><div class="ipsHide">Menu</div>
+      <div class="a-section a-hidden"><h3>Sorry, there was a problem.</h3></div><span class="aok-hidden">Try again</span></main>
       <div role="contentinfo">Footer</div>`;
     expect(await mainMarkdown(html)).toBe('Keep\n\nNot an ad');
   });
