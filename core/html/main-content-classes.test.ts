@@ -227,14 +227,14 @@ describe('onlyMainContent on classes of pages', () => {
     for (const line of ['Filters (2)', 'Filter & Sort', 'Best Match', 'results per page', 'Shop now', 'Close']) expect(md).not.toContain(line);
   });
 
-  it("drops a site's own links left one a line in the content (home, contact us, privacy policy, sign in), its copyright line, pagination and feedback and reCAPTCHA notices, and keeps them as headings and in sentences", async () => {
+  it("drops a site's own links left one a line in the content (home, contact us, privacy policy, sign in), its copyright line, pagination, feedback and reCAPTCHA notices and a picture's address as text, and keeps them as headings and in sentences", async () => {
     const md = await main(`<main><h1>River kayak hire</h1><div class="x1"><span>Home</span></div><div class="x2"><span>Sign in</span></div>${prose('hire')}
       <h2>Contact us</h2><p>Contact us at the boathouse, or call the council's river desk before ten.</p>${prose('safety')}
       <div class="x3"><span>Privacy policy</span></div><div class="x4"><span>Terms and conditions</span></div>
       <p>Was this page helpful?</p><p>CONTINUED 1 2 3 Next</p><p>This site is protected by reCAPTCHA and the Google Privacy Policy and Terms of Service apply.</p>
-      <p>© Copyright 2026 River Hire Ltd.</p><p>Copyright law lets the council publish the river's maps, the clerk says, since 1998.</p></main>`);
+      <p>© Copyright 2026 River Hire Ltd.</p><div class="k5">https://cdn.example/img/kayak-thumb.jpg</div><p>Copyright law lets the council publish the river's maps, the clerk says, since 1998.</p></main>`);
     expect(md).toContain("Copyright law lets the council publish the river's maps");
-    for (const line of ['Was this page helpful', 'CONTINUED', 'reCAPTCHA', '© Copyright 2026']) expect(md).not.toContain(line);
+    for (const line of ['Was this page helpful', 'CONTINUED', 'reCAPTCHA', '© Copyright 2026', 'kayak-thumb.jpg']) expect(md).not.toContain(line);
     expect(md).toContain('## Contact us');
     expect(md).toContain("Contact us at the boathouse, or call the council's river desk before ten.");
     for (const line of ['Home', 'Sign in', 'Privacy policy', 'Terms and conditions']) expect(md).not.toMatch(new RegExp(`^${line}$`, 'm'));

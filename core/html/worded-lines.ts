@@ -64,6 +64,8 @@ const FURNITURE_LINES = [
   // A form's reCAPTCHA notice, and feedback prompts: "Was this page helpful?", "Did you find this product summary feature useful?", "Rate this page".
   /^this (?:site|page|form) is protected by recaptcha\b/iu,
   /^(?:(?:was|is) this (?:page|article|answer|post|information|content|review)(?: \S+)? (?:helpful|useful)|did you find this\b.{0,40}\b(?:helpful|useful)|rate this (?:page|article))\b[^.!]{0,20}\??$/iu,
+  // A picture's address written out as text (a gallery's data left in the page): "https://cdn…/thumb.jpg".
+  /^https?:\/\/\S+\.(?:jpe?g|png|gif|webp|avif)(?:\?\S*)?$/iu,
   // Placeholders of a page's scripts that never ran: "Loading...", "Loading paragraph…", "Please wait...".
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
