@@ -286,9 +286,9 @@ function isLoneLabel(el: Element, length: number): boolean {
 type Line = Element | readonly Node[];
 
 /**
- * Short lines in the root that are furniture by their wording (FURNITURE_LINE, PROMPT_LINE, DISCLOSURE, a notice).
- * In an `article` root, also its dates, bylines and datelines and pointers to other stories; in a
- * whole page (a listing, a forum thread: no main block) those are the content, each card's or post's.
+ * Short lines in the root that are furniture by their wording (FURNITURE_LINE, LABEL_LINE, PROMPT_LINE, a notice).
+ * In an `article` root, also its dates, bylines, datelines, disclosures and pointers to other stories;
+ * in a whole page (a listing, a forum thread: no main block) those are the content, each card's or post's.
  */
 export function collectWorded(root: Element, stats: StatsMap, article = true): Set<Element> {
   const found: Line[] = [];
