@@ -56,6 +56,16 @@ const FURNITURE_LINES = [
   // An edit's note under a post or a page: "Last edited: Sep 6, 2022", "Last edited by Minoa on Tue Aug 27,
   // 2019 10:03 pm, edited 1 time in total.", "This page was last modified on Aug 20, 2025 by MDN contributors."
   /^(?:last (?:edited|modified)\b|this page was last (?:modified|edited|updated)\b)[^!?]{0,100}$/iu,
+  // A forum's lines beside each post: its edit note ("Edited August 26 by Joe Root"; not a credit, "Edited & fact-checked by …"),
+  // reactions ("Reactions: ruuke and bud16415"), number ("#23 · Sep 22, 2024"), subject ("Re: Turning off all LED of RPi 5"),
+  // the thread's start ("Start date Oct 8, 2024") and the board's links and rules ("Return to “Troubleshooting”", "You may not post replies").
+  /^edited [^.!?]*\d[^.!?]*\bby\b[^.!?]{1,60}$/iu,
+  /^reactions\s*:\s*[^.!?]{1,80}$/iu,
+  /^#\d+\s*[·•|]\s*[^.!?]{1,30}$/iu,
+  /^re:\s+\S.{0,120}$/iu,
+  /^start date\s*:?\s*[^.!?]{1,30}$/iu,
+  /^return to (?:the )?(?:top|index|[“"«][^”"»]{1,60}[”"»])$/iu,
+  /^you may (?:not )?(?:post (?:new threads|replies|attachments)|edit your posts)$/iu,
   // Pagination one a line: "Page 1 of 2", "CONTINUED 1 2 3 Next", "< Previous Next >".
   /^page \d+ of \d+$/iu,
   /^(?:continued\s+)?(?:[«<‹]\s*)?(?:prev(?:ious)?\s+)?(?:\d{1,3}\s+){1,10}(?:next|›|»)\s*[»>›]?$|^[«<‹]?\s*prev(?:ious)?\s*[|·]?\s*next\s*[»>›]?$/iu,
@@ -100,19 +110,21 @@ const DATE_LINE =
  * Labels that are furniture beside each post or product, a line each, and content as a heading (a
  * manual's "Messages" section, a page's "More info"), a table's cell (a league table's "Points") or
  * code (an API's `close` event):
- * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008";
+ * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008", "Joined: Wed Feb 04, 2015 6:38 pm", "209 posts · Joined 2017";
  * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info", "Top rated";
  * - a listing's filter, sort and paging controls: "Filters (2)", "Filter & Sort", "Sort: Best Match", "Show 90 results per page";
- * - a post's actions one a line: "Follow", "save", "embed", "parent", "Edit", "Flag";
+ * - a post's actions one a line: "Follow", "save", "embed", "parent", "Edit", "Flag", "Share on other sites";
  * - a site's own links left one a line in the content: "Home", "Contact us", "Privacy policy", "Sign in".
  */
 const LABEL_LINE = oneOf([
   /^(?:joined|join date|messages|reaction score|trophy points|points|posts|member since|registered|likes received)\s*:?\s*(?:[\d.,]+\s*[km]?|\p{L}{3,9}\.? \d{1,2},? \d{4}|\p{L}{3,9} \d{4})?$/iu,
+  /^(?:joined|join date|member since|registered)\s*:\s*(?=[^\d]*\d)[\p{L}\p{N} ,.:/-]{1,32}$/iu,
+  /^[\d,.]+\s*[km]?\s*(?:posts|messages|comments)\s*[·•|]\s*joined\b[^.!?]{0,20}$/iu,
   /^(?:add to (?:cart|basket|bag|wish ?list|compare)|in stock|more info|top rated|shop now)\s*[.:›»>+…!]*$/iu,
   /^(?:filters?(?:\s*\(\d+\))?|filter (?:and|&) sort|filter by)\s*[:+]?\s*(?:sort(?: by)?\s*:?)?$/iu,
   /^sort(?:ed)?(?: by)?\s*:\s*[^.!?:]{0,30}$/iu,
   /^(?:show(?:ing)? )?\d+ (?:results|items|products) per page$/iu,
-  /^(?:follow|save|embed|parent|edit|flag|close)$/iu,
+  /^(?:follow|save|embed|parent|edit|flag|close|share on other sites|sign up or log ?in)$/iu,
   /^(?:home|blog|shop|search|contact us|about us|careers|sign (?:in|up)|log ?in|register|my account|sitemap|site map|privacy policy|cookie policy|terms(?: of (?:use|service)| (?:and|&) conditions)?|impressum|datenschutz(?:erklärung)?|kontakt)$/iu,
 ]);
 
