@@ -113,7 +113,7 @@ const DATE_LINE =
  * - a forum member's figures: "Joined", "Messages", "Reaction score", "Posts: 1,077", "Join Date: Aug 2008", "Joined: Wed Feb 04, 2015 6:38 pm", "209 posts · Joined 2017";
  * - a shop's controls and badges written as links and labels: "Add to cart", "Add to wishlist", "In stock", "More info", "Top rated";
  * - a listing's filter, sort and paging controls: "Filters (2)", "Filter & Sort", "Sort: Best Match", "Show 90 results per page";
- * - a post's actions one a line: "Follow", "save", "embed", "parent", "Edit", "Flag", "Share on other sites";
+ * - a post's actions and badges one a line: "Follow", "save", "embed", "parent", "Edit", "Flag", "Share on other sites", "Author", "Original Poster", "Jump to Latest";
  * - a site's own links left one a line in the content: "Home", "Contact us", "Privacy policy", "Sign in".
  */
 const LABEL_LINE = oneOf([
@@ -125,6 +125,7 @@ const LABEL_LINE = oneOf([
   /^sort(?:ed)?(?: by)?\s*:\s*[^.!?:]{0,30}$/iu,
   /^(?:show(?:ing)? )?\d+ (?:results|items|products) per page$/iu,
   /^(?:follow|save|embed|parent|edit|flag|close|share on other sites|sign up or log ?in)$/iu,
+  /^(?:author|original poster|thread starter|discussion starter|staff member|jump to (?:latest|new|first unread)|go to (?:first )?unread)$/iu,
   /^(?:home|blog|shop|search|contact us|about us|careers|sign (?:in|up)|log ?in|register|my account|sitemap|site map|privacy policy|cookie policy|terms(?: of (?:use|service)| (?:and|&) conditions)?|impressum|datenschutz(?:erklärung)?|kontakt)$/iu,
 ]);
 
