@@ -214,3 +214,6 @@ export function fromHereOn(first: Element, root: Element): Element[] {
   }
   return rest;
 }
+
+/** Text with its runs of white space as one space, trimmed. */
+export const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();

@@ -2,6 +2,7 @@
  * Page metadata from the document head: a few named keys every consumer wants, plus every other
  * `<meta name|property>` under its lower-cased name so nothing the page declares is lost.
  */
+import { collapse } from './dom.js';
 import { resolveUrl } from './resolve.js';
 import type { DocumentScan } from './scan.js';
 import type { PageMetadata } from './types.js';
@@ -14,10 +15,6 @@ const RESERVED = new Set([
   'title', 'description', 'language', 'ogimage', 'keywords', 'robots', 'canonical', 'favicon', 'contenttype',
   'numpages', 'sourceurl', 'statuscode', 'engine', 'extractskipped', 'error', '__proto__', 'constructor', 'prototype',
 ]);
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 /** Every `<meta name|property content>` value, by lower-cased key, in document order. */
 function collectMeta(metas: readonly Element[]): Map<string, string[]> {

@@ -3,7 +3,7 @@
  * (main-content.ts step 4): it and what follows it in the root go. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { fromHereOn, linkTextOf, visibleTextLength, wrapFrom } from './dom.js';
+import { collapse, fromHereOn, linkTextOf, visibleTextLength, wrapFrom } from './dom.js';
 import { isLoneInline } from './lines.js';
 
 /** Whole headings that open a list of other stories, in English and German, and the usual ones in French, Spanish, Italian, Portuguese and Dutch. */
@@ -37,7 +37,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
   let total: number | undefined; // measured once a heading matches: most pages have none
   // Whether the line `el` ends the article; if so, what goes with it is in `found`.
   const ends = (el: Element, length: number, inline: boolean): boolean => {
-    const wording = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const wording = collapse(el.textContent ?? '');
     const comments = COMMENTS_OPEN.test(wording);
     if (!comments && !OTHER_STORIES.test(wording)) return false;
     let rest = fromHereOn(el, root);

@@ -7,7 +7,7 @@
  * "Stability: Experimental" notes, a guide quotes its own example, and the references keep them.
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, walkElements } from './dom.js';
+import { ancestorWithTag, collapse, findDescendant, walkElements } from './dom.js';
 
 /** Characters at least of a quoted line that goes: shorter ones ("Yes", "Thanks!") repeat by nature. */
 const REPEAT_LINE = 60;
@@ -29,7 +29,7 @@ export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
     if (el.localName === 'pre') return false;
     const s = stats.get(el);
     if (!s || s.text < REPEAT_LINE || s.inline !== s.text) return true;
-    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = collapse(el.textContent ?? '');
     const first = seen.get(text);
     if (!first) seen.set(text, el);
     else {
