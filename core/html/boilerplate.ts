@@ -42,7 +42,7 @@ const CHROME_WORDS = new Set([
   'nocomments',
   // Legal fine print. Not `signature`: API references name a function's signature so.
   'disclaimer', 'disclaimers', 'banners',
-  'readmore', 'rating', 'ratings', 'donate', 'donation', 'donations', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
+  'readmore', 'saboxplugin', 'rating', 'ratings', 'donate', 'donation', 'donations', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
 ]);
 
 /**
