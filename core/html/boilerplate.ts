@@ -26,6 +26,17 @@ const OTHER_POSTS_WORDS = ['related', 'recommended', 'recommendations', 'popular
 const OTHER_POSTS_PREFIXES = ['related', 'recommend', 'trending', 'outbrain', 'taboola'];
 
 /**
+ * Class/id names of third-party widgets that are never a page's content, whatever prose they hold:
+ * Jetpack's share bar, Simple Author Box's author panel (`saboxplugin-wrap`, a bio of paragraphs),
+ * Outbrain's and Taboola's recommendations.
+ */
+const WIDGET_WORDS = ['sharedaddy', 'saboxplugin', 'outbrain', 'taboola'];
+
+export function namesWidget(el: Element): boolean {
+  return classIdParts(el).some((p) => WIDGET_WORDS.includes(p));
+}
+
+/**
  * Class/id words (compared per part: `site-nav` and `mainNav` both contain `nav`) that mark chrome.
  * Whole-part matching is what keeps `ad` from hitting `shadow`, `badge` or `download`.
  */
@@ -42,7 +53,8 @@ const CHROME_WORDS = new Set([
   'nocomments',
   // Legal fine print. Not `signature`: API references name a function's signature so.
   'disclaimer', 'disclaimers', 'banners',
-  'readmore', 'saboxplugin', 'rating', 'ratings', 'donate', 'donation', 'donations', 'sharedaddy', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
+  'readmore', 'rating', 'ratings', 'donate', 'donation', 'donations', 'subscription', 'slideshow', 'carousel', 'slider', 'legends',
+  ...WIDGET_WORDS,
 ]);
 
 /**

@@ -3,7 +3,7 @@
  * `chromeEvidence` flags by tag, ARIA role, hidden state or utility form goes; class/id guesses
  * and page-level headers and footers are guarded against taking the content itself.
  */
-import { chromeEvidence, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts, readsAsConsent } from './boilerplate.js';
+import { chromeEvidence, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts, namesWidget, readsAsConsent } from './boilerplate.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasAncestorIn, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
@@ -168,6 +168,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
     // Most of the text, unless most of it is links: a mega menu in the site header.
     if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && linkTextUnder(el) <= 0.5 * visibleTextLength(el)) return true;
+    if (namesWidget(el)) return false;
     if (namesOtherPosts(el) && !isHeadingAnchor(el)) return holdsContentBelow(el, holds) || holdsUnlinkedProse(el);
     return findDescendant(el, holds) !== undefined || holdsProse(el);
   };

@@ -744,14 +744,16 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const option of ['Alabama', 'Alaska', 'Arizona']) expect(md).not.toContain(option);
   });
 
-  it("drops a WordPress author box plugin's panel in the post body (Simple Author Box's saboxplugin), with the author's prose bio", async () => {
+  it("drops a WordPress author box plugin's panel in the post body (Simple Author Box's saboxplugin), though its bio is paragraphs of prose", async () => {
     const md = await main(`${siteChrome}<main><article><div class="entry-content">${story}
       <div class="saboxplugin-wrap"><div class="saboxplugin-tab"><div class="saboxplugin-gravatar"><img src="/a.jpg" alt="Jean"></div>
       <div class="saboxplugin-authorname"><a href="/author/jean">Jean Martin</a></div>
-      <div class="saboxplugin-desc"><div><p>Jean Martin started the paper in 2010 as a weekend project, before leaving his job as an engineer to write about the river, the council and the town full time.</p></div></div></div></div>
+      <div class="saboxplugin-desc"><div><p>Jean Martin started the paper in 2010 as a weekend project, before leaving his job as an engineer to write about the river, the council and the town full time.</p>
+      ${prose('career')}${prose('rowing')}</div></div></div></div>
       </div></article></main>${siteFooter}`);
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).not.toContain('Jean Martin');
+    expect(md).not.toContain('The rowing report');
   });
 
   it("drops a legal disclaimer and forum posts' signatures, and keeps an API reference's function signatures", async () => {
