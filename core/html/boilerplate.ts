@@ -26,14 +26,17 @@ const OTHER_POSTS_WORDS = ['related', 'recommended', 'recommendations', 'popular
 const OTHER_POSTS_PREFIXES = ['related', 'recommend', 'trending', 'outbrain', 'taboola'];
 
 /**
- * Class/id names of third-party widgets that are never a page's content, whatever prose they hold:
- * Jetpack's share bar, Simple Author Box's author panel (`saboxplugin-wrap`, a bio of paragraphs),
- * Outbrain's and Taboola's recommendations.
+ * Class/id names of boxes that are never a page's content, whatever prose they hold: third-party
+ * widgets (Jetpack's share bar, Simple Author Box's `saboxplugin-wrap`, Starbox's `abh_box`,
+ * Outbrain's and Taboola's recommendations) and an author box named so (`author-box`, `authorbox`,
+ * `author-bio`, `about-author`), whose bio is paragraphs.
  */
-const WIDGET_WORDS = ['sharedaddy', 'saboxplugin', 'outbrain', 'taboola'];
+const WIDGET_WORDS = ['sharedaddy', 'saboxplugin', 'abh', 'outbrain', 'taboola', 'authorbox'];
+const AUTHOR_BOX_WORDS = new Set(['box', 'bio', 'info', 'description', 'about', 'profile', 'card']);
 
 export function namesWidget(el: Element): boolean {
-  return classIdParts(el).some((p) => WIDGET_WORDS.includes(p));
+  const parts = classIdParts(el);
+  return parts.some((p) => WIDGET_WORDS.includes(p)) || (parts.includes('author') && parts.some((p) => AUTHOR_BOX_WORDS.has(p)));
 }
 
 /**
@@ -49,7 +52,7 @@ const CHROME_WORDS = new Set([
   ...COMMENT_WORDS,
   ...OTHER_POSTS_WORDS, 'ticker',
   'tags', 'tagcloud', 'pagination', 'pager', 'paywall', 'print', 'toolbar',
-  'author', 'authors', 'authorbox', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
+  'author', 'authors', 'bio', 'byline', 'meta', 'postmeta', 'entrymeta', 'postmetadata', 'dateline',
   'nocomments',
   // Legal fine print. Not `signature`: API references name a function's signature so.
   'disclaimer', 'disclaimers', 'banners',

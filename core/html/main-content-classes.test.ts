@@ -744,7 +744,7 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const option of ['Alabama', 'Alaska', 'Arizona']) expect(md).not.toContain(option);
   });
 
-  it("drops a WordPress author box plugin's panel in the post body (Simple Author Box's saboxplugin), though its bio is paragraphs of prose", async () => {
+  it("drops an author box in the post body, a plugin's (Simple Author Box's saboxplugin) or one named so (post-author-bio), though its bio is paragraphs of prose", async () => {
     const md = await main(`${siteChrome}<main><article><div class="entry-content">${story}
       <div class="saboxplugin-wrap"><div class="saboxplugin-tab"><div class="saboxplugin-gravatar"><img src="/a.jpg" alt="Jean"></div>
       <div class="saboxplugin-authorname"><a href="/author/jean">Jean Martin</a></div>
@@ -754,6 +754,9 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The bridge report, published on day 4');
     expect(md).not.toContain('Jean Martin');
     expect(md).not.toContain('The rowing report');
+    const named = await main(`<main><article>${story}<div class="post-author-bio"><h3>About Jean Martin</h3>${prose('career')}${prose('rowing')}</div></article></main>`);
+    expect(named).toContain('The bridge report, published on day 4');
+    expect(named).not.toContain('The rowing report');
   });
 
   it("drops a legal disclaimer and forum posts' signatures, and keeps an API reference's function signatures", async () => {
