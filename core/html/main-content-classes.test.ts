@@ -759,6 +759,18 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(named).not.toContain('The rowing report');
   });
 
+  it("drops a count alone in its box beside each post (votes), and keeps numbered steps, a figure with its caption and a table's cell", async () => {
+    const post = (votes: number, topic: string) => `<div class="post"><div class="votecell"><div class="voting"><button aria-label="Up vote"></button><div class="vote-count">${votes}</div><button aria-label="Down vote"></button></div></div><div class="post-text">${prose(topic)}</div></div>`;
+    const thread = await main(`<main><h1>How do I plan for a flood?</h1>${post(427, 'river')}${post(92, 'flood')}${post(0, 'bridge')}</main>`);
+    expect(thread).toContain('The bridge report, published on day 4');
+    expect(thread).not.toMatch(/^(?:427|92|0)$/m);
+    const step = (n: number, topic: string) => `<div class="step"><div class="step-head"><div class="step-number"><span>${n}</span></div></div><h3>Check the ${topic}</h3>${prose(topic, 2)}</div>`;
+    const guide = await main(`<main><article><h1>Three steps before a flood</h1>${step(1, 'river')}${step(2, 'flood')}${step(3, 'bridge')}
+      <div class="stats"><div class="stat"><div class="stat__counter">365</div><div>days a year of river gauges</div></div><div class="stat"><div class="stat__counter">40</div><div>towns on the river</div></div></div>
+      <table><tr><td><p>Sandbags</p></td><td><p><span>500</span></p></td></tr><tr><td><p>Pumps</p></td><td><p><span>12</span></p></td></tr></table></article></main>`);
+    for (const kept of [/^1$/m, /^2$/m, /^3$/m, /^365$/m, /^40$/m, /^\| Sandbags \| 500 \|$/m, /^\| Pumps \| 12 \|$/m]) expect(guide).toMatch(kept);
+  });
+
   it("drops a legal disclaimer and forum posts' signatures, and keeps an API reference's function signatures", async () => {
     const post = (who: string, topic: string) => `<div class="post"><p class="author"><a href="/u/${who}">${who}</a></p><div class="post-body">${prose(topic)}</div>
       <div class="signature">Proud owner of a 1998 rowing boat. My views are my own, ${who}.</div></div>`;

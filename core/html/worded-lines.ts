@@ -30,6 +30,13 @@ const POINTER_LINKS = 0.8;
  */
 const TOC_LABEL = /^(?:table of contents|contents|on this page|in this (?:article|post|guide|page)|jump to|inhaltsverzeichnis|inhalt|sommaire|índice|contenido|indice)\s*:?$/iu;
 const TOC_LABEL_LINE = 20;
+
+/**
+ * A number alone in its box: beside each post or product a count (votes, replies, likes: "0", "12"),
+ * furniture. Not a figure with its caption in the same box ("365" over "daily back-ups"), a table's
+ * cell, or a number in a sequence (1, 2, 3 or 01, 02, 03): a step's or a list item's.
+ */
+const LONE_NUMBER = /^\d{1,4}$/u;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
@@ -57,6 +64,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
   // events, a forum's posts), dates and names are the content.
   const datelines: Line[] = [];
   const bylines: Line[] = [];
+  const numbers: [Line, number][] = [];
   let prose = 0;
   const judge = (line: Line, tag: string, length: number, text: string, commas: number): void => {
     if (length === 0 || length > DISCLOSURE_LINE || tag === 'h1') return;
@@ -69,6 +77,9 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
     else if (length <= NOTICE_LINE && isNotice(text)) found.push(line);
     else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !HEADINGS.has(tag) && !CELLS.has(tag) && !isCode(line, text)))) found.push(line);
     else if (length <= TOC_LABEL_LINE && TOC_LABEL.test(text) && isElement(line) && isLoneLabel(line, length)) found.push(line);
+    else if (length <= 4 && LONE_NUMBER.test(text)) {
+      if (isElement(line) && isLoneLabel(line, length) && !ancestorWithTag(line, CELLS) && !isCode(line, text)) numbers.push([line, Number(text)]);
+    }
     else if (!article) return;
     else if (length <= WORDED_LINE && DATE_LINE.test(text)) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
@@ -113,10 +124,16 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
   if (new Set(disclosures.values()).size <= DISCLOSURES) found.push(...disclosures.keys());
   if (datelines.length <= DATELINES) found.push(...datelines);
   if (bylines.length <= BYLINES) found.push(...bylines);
+  found.push(...counts(numbers));
   return new Set(found.map((line) => (isElement(line) ? line : wrapNodes(line))));
 }
 
 const CELLS = new Set(['td', 'th']);
+
+/** Of the numbers alone on a line, in order, the counts: those in no run of consecutive numbers (a sequence's steps). */
+function counts(numbers: readonly [Line, number][]): Line[] {
+  return numbers.filter(([, n], i) => numbers[i - 1]?.[1] !== n - 1 && numbers[i + 1]?.[1] !== n + 1).map(([line]) => line);
+}
 
 /** A data table with a header cell: a table of figures, not one that lays out a page. Once a table: its cells all ask. */
 const headedTables = new WeakMap<Element, boolean>();
