@@ -423,6 +423,19 @@ b.push(1);</code></pre>
     expect(md).not.toContain('Back to the list');
   });
 
+  it("drops a line of links in a story written with line breaks (an old template's section links), and keeps lines of prose with links in them and a short line of three links", async () => {
+    const text = (topic: string) => `The ${topic} report, published this week, says that councils, schools and hospitals will share the cost of the plan over several years, and that the work starts in the spring.`;
+    const md = await main(`<table><tr><td class="story"><h1>Council approves the river plan</h1>${text('river')}<br><br>${text('budget')}<br><br>
+      <a href="/sport/football">Football</a> | <a href="/sport/cricket">Cricket</a> | <a href="/sport/rugby">Rugby Union</a> | <a href="/sport/tennis">Tennis</a> | <a href="/sport/golf">Golf</a><br><br>
+      The <a href="/flood">flood</a> report, read with the <a href="/bridge">bridge</a> survey, the <a href="/roads">roads</a> plan and the <a href="/schools">schools</a> review, says the council will pay for most of it.<br><br>
+      <a href="/jobs/analyst">Budget analyst</a> <a href="/jobs/engineer">River engineer</a> <a href="/jobs/planner">Town planner</a><br><br>
+      ${text('flood')}<br><br>${text('bridge')}</td></tr></table>`);
+    expect(md).toContain('The bridge report, published this week');
+    expect(md).not.toContain('Cricket');
+    expect(md).toContain('survey, the [roads](https://news.example/roads) plan');
+    expect(md).toContain('[Town planner](https://news.example/jobs/planner)');
+  });
+
   it('drops the short lines before the title inside the article: kicker, categories, date line', async () => {
     const md = await main(`${siteChrome}<article><div class="kicker">Press release</div>
       <p><a href="/c/city">City</a>, <a href="/c/politics">Politics</a></p><p>12.11.2026 - City desk</p>

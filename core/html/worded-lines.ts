@@ -94,6 +94,10 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
   // …</span><br>`, `story…<br><br>Follow us on Twitter<br>` at the end of a story written with `<br>`s).
   const judgeRuns = (block: Element): void => {
     for (const run of breakRuns(block, stats)) {
+      if (article && isLinkLine(run)) {
+        found.push(run.length === 1 && run[0].nodeType === 1 ? (run[0] as Element) : run);
+        continue;
+      }
       if (run.length === 1 && run[0].nodeType === 1) {
         const el = run[0] as Element;
         judgeElement(el, visibleTextLength(el), (el.textContent ?? '').split(COMMA).length - 1);
@@ -156,6 +160,29 @@ function isPointer(line: Line, length: number, text: string): boolean {
   if (!opens) return false;
   const links = isElement(line) ? linkTextOf(line) : line.reduce((sum, n) => sum + (n.nodeType === 1 ? linkTextOf(n as Element) : 0), 0);
   return links > 0 && links >= POINTER_LINKS * (length - opens[0].replace(/\s/g, '').length);
+}
+
+/**
+ * A line of links in an article written with line breaks: a section's links (`Football | Cricket |
+ * Rugby Union …`), a row of headlines. LINK_LINE_LINKS links at least, and LINK_LINE_SHARE of its text in them.
+ */
+const LINK_LINE_LINKS = 4;
+const LINK_LINE_SHARE = 0.8;
+function isLinkLine(run: readonly Node[]): boolean {
+  let links = 0;
+  let linkText = 0;
+  let text = 0;
+  for (const node of run) {
+    if (node.nodeType !== 1) {
+      text += node.nodeType === 3 ? (node.nodeValue ?? '').replace(/\s+/g, '').length : 0;
+      continue;
+    }
+    text += visibleTextLength(node);
+    const el = node as Element;
+    links += el.localName === 'a' ? 1 : el.getElementsByTagName('a').length;
+    linkText += linkTextOf(el);
+  }
+  return links >= LINK_LINE_LINKS && linkText >= LINK_LINE_SHARE * text;
 }
 
 /** Whether a block holds a line break of its own: only then is a long block more than one line. */
