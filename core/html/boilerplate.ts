@@ -27,11 +27,11 @@ const OTHER_POSTS_PREFIXES = ['related', 'recommend', 'trending', 'outbrain', 't
 
 /**
  * Class/id names of boxes that are never a page's content, whatever prose they hold: third-party
- * widgets (Jetpack's share bar, Simple Author Box's `saboxplugin-wrap`, Starbox's `abh_box`,
- * Outbrain's and Taboola's recommendations) and an author box named so (`author-box`, `authorbox`,
- * `author-bio`, `about-author`), whose bio is paragraphs.
+ * widgets (Jetpack's share bar, Simple Author Box's `saboxplugin-wrap`, Starbox's `abh_box`) and an
+ * author box named so (`author-box`, `authorbox`, `author-bio`, `about-author`), whose bio is
+ * paragraphs. (Outbrain's and Taboola's recommendations are other posts, guarded as those are.)
  */
-const WIDGET_WORDS = ['sharedaddy', 'saboxplugin', 'abh', 'outbrain', 'taboola', 'authorbox'];
+const WIDGET_WORDS = ['sharedaddy', 'saboxplugin', 'abh', 'authorbox'];
 const AUTHOR_BOX_WORDS = new Set(['box', 'bio', 'info', 'description', 'about', 'profile', 'card']);
 
 export function namesWidget(el: Element): boolean {
