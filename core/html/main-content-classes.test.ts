@@ -514,6 +514,20 @@ b.push(1);</code></pre>
     expect(md).not.toContain('All rights reserved');
   });
 
+  it("drops a menu of short links left in a page with no main block (an old template's column of sections), and keeps an index of short links under a heading", async () => {
+    const sections = ['News', 'Business', 'Sports', 'Outlook', 'Motoring', 'Horizons', 'Database', 'Learning', 'Property', 'Weather'];
+    const menu = `<div class="leftcol"><div class="colhead">Sections</div><div class="links">${sections.map((x) => `<li><a href="/${x.toLowerCase()}/">${x}</a></li>`).join('')}</div></div>`;
+    const brands = ['Acme', 'Bolt', 'Crane', 'Delta', 'Ember', 'Flint', 'Grove', 'Harbor', 'Iris', 'Juniper'];
+    const index = `<div class="mw-heading"><h2>Brands</h2></div><div class="cols"><ul>${brands.map((x) => `<li><a href="/brand/${x.toLowerCase()}">${x} kettles</a></li>`).join('')}</ul></div>`;
+    const items = Array.from({ length: 8 }, (_, i) =>
+      `<div class="result"><h2><a href="/p/${i}">Kettle ${i}: a steel kettle for a small kitchen</a></h2><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros. If you want one, this is my pick.</p></div>`);
+    const body = `<table><tr><td>${menu}</td><td><div class="results">${items.slice(0, 4).join('')}</div>${index}<section class="more"><h2>Older</h2>${items.slice(4).join('')}</section></td></tr></table>`;
+    const md = (await processPage({ body, url: 'https://shop.example/kettles', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+    for (let i = 0; i < 8; i++) expect(md).toContain(`Kettle ${i} boils a litre in three minutes`);
+    for (const x of ['Outlook', 'Motoring', 'Horizons']) expect(md).not.toContain(x);
+    for (const x of brands) expect(md).toContain(`[${x} kettles](https://shop.example/brand/${x.toLowerCase()})`);
+  });
+
   it('keeps the cards of a section front whose <main> is all teasers, and still drops a teaser list under an article', async () => {
     const card = (i: number) => `<div class="teaser"><a href="/story/${i}"><img src="/t${i}.jpg" alt=""><h3>Story ${i}: the town votes on its harbour plan, and the fishermen win</h3></a><p>Council, Monday, ${i} residents.</p></div>`;
     const cards = (n: number, from = 0) => `<div class="stories">${Array.from({ length: n }, (_, i) => card(from + i)).join('')}</div>`;

@@ -15,8 +15,8 @@
  *    parent when siblings are content too (the other siblings are dropped).
  * 3. When that root does not hold most of the page's prose, teasers' blurbs aside (listing, home and search pages, where
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
- *    content, so nothing is cut but other stories after the article and the lines that end it after
- *    its last prose.
+ *    content, so nothing is cut but other stories after the article, menus of short links, and the
+ *    lines that end it after its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
  *    lists, form fields, image strips, lone embeds; "read also" paragraphs and calls to action) are removed, unless they hold most of the best
  *    candidate's prose or four times the rest of the root's text (a page of teasers,
@@ -222,6 +222,43 @@ function isTeaserPage(root: Element, core: Element, furniture: Set<Element>, sta
 /** LEAD_IN characters at most: a heading or line that introduces what follows ("Read also:"). */
 const LEAD_IN = 80;
 
+/** Links, at least, characters a link, at most, and share of the page's text, at most, of a menu: a site's sections as one-word links. */
+const MENU_LINKS = 8;
+const MENU_LINK_TEXT = 15;
+const MENU_SHARE = 0.2;
+
+/**
+ * Menus left in a page with no main block (an old template's left column of sections, not in a
+ * `<nav>`): blocks of many short links and nothing else, a small part of the page's text. A
+ * listing's items say more than a word or two each; an index under a heading (a wiki's list of
+ * languages under "A") is the page's.
+ */
+function collectMenus(body: Element, stats: StatsMap): Set<Element> {
+  const found = new Set<Element>();
+  const most = stats.get(body)!.text * MENU_SHARE;
+  walkElements(body, (el) => {
+    const s = stats.get(el);
+    if (!s || s.links < MENU_LINKS) return false;
+    if (el === body || !CLEANED.has(el.localName) || s.text > most) return true;
+    if (s.linkText < 0.9 * s.text || s.linkText > MENU_LINK_TEXT * s.links || s.fragmentLinks > 0.5 * s.links) return true;
+    if (isHeaded(el)) return false;
+    found.add(el);
+    return false;
+  });
+  return found;
+}
+
+const HEADING = /^h[2-6]$/;
+
+/** Whether a heading introduces the block (just before it, or before its parent that it opens): a wiki's index under "A". */
+function isHeaded(el: Element): boolean {
+  for (let at: Element | null = el; at; at = at.parentElement) {
+    const before = at.previousElementSibling;
+    if (before) return HEADING.test(before.localName) || HEADING.test(before.firstElementChild?.localName ?? '');
+  }
+  return false;
+}
+
 /** A heading or a short line without links just before furniture: "You might also like:". */
 function isLeadIn(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
@@ -245,8 +282,9 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
   const { root, drop, core } = chooseRoot(body, stats, url);
   if (root === body || !removeIfNonEmpty(root, drop)) {
     // No main block: only other stories after the article (under a heading that says so, or as
-    // cards with excerpts) and the lines that end the page after its last prose go.
+    // cards with excerpts), menus of short links and the lines that end the page after its last prose go.
     removeIfNonEmpty(body, collectTeaserCards(body, stats));
+    removeIfNonEmpty(body, collectMenus(body, stats));
     removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
     removeIfNonEmpty(body, collectWorded(body, stats, false));
