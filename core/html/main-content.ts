@@ -40,7 +40,7 @@ import { collectHead, collectTail } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectOtherStories } from './other-stories.js';
 import { collectRepeats } from './repeats.js';
-import { collectTeaserCards } from './teaser-cards.js';
+import { HEADING, collectTeaserCards } from './teaser-cards.js';
 import { collectWorded } from './worded-lines.js';
 
 /** Paragraph points (`Stats.mass`) from which class/id words alone do not make a block furniture. */
@@ -248,7 +248,6 @@ function collectMenus(body: Element, stats: StatsMap): Set<Element> {
   return found;
 }
 
-const HEADING = /^h[2-6]$/;
 
 /** Whether a heading introduces the block (just before it, or before its parent that it opens): a wiki's index under "A". */
 function isHeaded(el: Element): boolean {
@@ -263,7 +262,7 @@ function isHeaded(el: Element): boolean {
 function isLeadIn(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > LEAD_IN || s.links > 0 || s.images > 0) return false;
-  return /^h[2-6]$/.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
+  return HEADING.test(el.localName) || /[:：]\s*$/.test(el.textContent ?? '');
 }
 
 /**

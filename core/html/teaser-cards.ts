@@ -15,7 +15,8 @@ const RUN = 3;
 /** A card's text, at most: a title, an excerpt and a date. */
 export const CARD_TEXT = 700;
 
-const HEADING = /^h[2-6]$/;
+/** A heading under the page's title. */
+export const HEADING = /^h[2-6]$/;
 const TITLE_TAGS = new Set(['img', 'picture', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Tag and class words, without numbered words (`post-1035544`): what siblings alike share. */
