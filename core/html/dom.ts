@@ -92,7 +92,7 @@ function flatten(el: Element): void {
 }
 
 /** Non-whitespace characters in `text`; a loop, because this runs on every text node of a page. */
-function countVisible(text: string): number {
+export function countVisible(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

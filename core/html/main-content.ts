@@ -248,7 +248,6 @@ function collectMenus(body: Element, stats: StatsMap): Set<Element> {
   return found;
 }
 
-
 /** Whether a heading introduces the block (just before it, or before its parent that it opens): a wiki's index under "A". */
 function isHeaded(el: Element): boolean {
   for (let at: Element | null = el; at; at = at.parentElement) {

@@ -4,7 +4,7 @@
  * Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, collapse, findDescendant, linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { ancestorWithTag, collapse, countVisible, findDescendant, linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
@@ -169,20 +169,20 @@ function isPointer(line: Line, length: number, text: string): boolean {
 const LINK_LINE_LINKS = 4;
 const LINK_LINE_SHARE = 0.8;
 function isLinkLine(run: readonly Node[]): boolean {
+  // Most lines hold no link: count them first, and measure the text only of those that may qualify.
   let links = 0;
+  for (const node of run) if (node.nodeType === 1) links += (node as Element).localName === 'a' ? 1 : (node as Element).getElementsByTagName('a').length;
+  if (links < LINK_LINE_LINKS) return false;
   let linkText = 0;
   let text = 0;
   for (const node of run) {
-    if (node.nodeType !== 1) {
-      text += node.nodeType === 3 ? (node.nodeValue ?? '').replace(/\s+/g, '').length : 0;
-      continue;
+    if (node.nodeType === 3) text += countVisible(node.nodeValue ?? '');
+    else if (node.nodeType === 1) {
+      text += visibleTextLength(node);
+      linkText += linkTextOf(node as Element);
     }
-    text += visibleTextLength(node);
-    const el = node as Element;
-    links += el.localName === 'a' ? 1 : el.getElementsByTagName('a').length;
-    linkText += linkTextOf(el);
   }
-  return links >= LINK_LINE_LINKS && linkText >= LINK_LINE_SHARE * text;
+  return linkText >= LINK_LINE_SHARE * text;
 }
 
 /** Whether a block holds a line break of its own: only then is a long block more than one line. */
