@@ -857,6 +857,18 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const byline of ['Chris Foster', 'Camila Karalyte', 'Jennifer Agiesta']) expect(md).not.toContain(byline);
   });
 
+  it("drops an article's reading time, alone or with its date and writer, and keeps a title that ends with one and a listing's", async () => {
+    const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1><div class="info"><span>11 min read</span></div>
+      <p>Oct 11, 2023 · 2 min read · By Ann Lee</p><p>Reading Time: 8 minutes</p>${prose('river')}${prose('budget')}
+      <h2>How the council found a 5 minute read for every resident</h2>${prose('flood')}</article></main>`);
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).toContain('How the council found a 5 minute read for every resident');
+    for (const line of ['11 min read', '2 min read', 'Ann Lee', 'Reading Time']) expect(md).not.toContain(line);
+    const cards = Array.from({ length: 6 }, (_, i) => `<div class="post"><h3><a href="/p/${i}">Notes on the storage layer, part ${i + 1}</a></h3><p>Mar 0${i + 1}, 2026 · ${i + 2} min read</p></div>`).join('');
+    const listing = await main(`${siteChrome}<div class="posts">${cards}</div>`);
+    expect(listing).toContain('Mar 03, 2026 · 4 min read');
+  });
+
   it('drops a paragraph that is only a link telling the reader to go elsewhere, and keeps a linked sentence of the writer', async () => {
     const md = await main(`${siteChrome}<main><h1>The best electric cars</h1>${prose('range')}<p><a href="https://cars.example/kia-ev3">Read the full Kia EV3 review</a></p>
       ${prose('charging')}<p><a href="https://leasing.example/">Compare new car deals with Leasing Example</a></p>${prose('price')}

@@ -1,6 +1,6 @@
 /**
  * Short lines of the content root that are furniture by their wording (main-content.ts step 4):
- * credits, bylines, datelines, sources, prompts, disclosures, notices (their wording: worded-patterns.ts).
+ * credits, bylines, datelines, reading times, sources, prompts, disclosures, notices (their wording: worded-patterns.ts).
  * Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
@@ -9,7 +9,7 @@ import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
   BYLINE_LINE, BYLINES, CODE_LIKE, COMMA, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, FURNITURE_LINE, LABEL_LINE,
-  NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isNotice, isPrompt,
+  NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isNotice, isPrompt, isReadingTime,
 } from './worded-patterns.js';
 
 /**
@@ -54,7 +54,7 @@ type Line = Element | readonly Node[];
 
 /**
  * Short lines in the root that are furniture by their wording (FURNITURE_LINE, LABEL_LINE, PROMPT_LINE, a notice).
- * In an `article` root, also its dates, bylines, datelines, disclosures and pointers to other stories;
+ * In an `article` root, also its dates, reading times, bylines, datelines, disclosures and pointers to other stories;
  * in a whole page (a listing, a forum thread: no main block) those are the content, each card's or post's.
  */
 export function collectWorded(root: Element, stats: StatsMap, article = true): Set<Element> {
@@ -81,7 +81,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
       if (isElement(line) && isLoneLabel(line, length) && !ancestorWithTag(line, CELLS) && !isCode(line, text)) numbers.push([line, Number(text)]);
     }
     else if (!article) return;
-    else if (length <= WORDED_LINE && DATE_LINE.test(text)) found.push(line);
+    else if (length <= WORDED_LINE && (DATE_LINE.test(text) || isReadingTime(text))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);

@@ -180,6 +180,20 @@ function namesOnly(text: string, most: number): boolean {
   return words.length <= most && words.every((w) => /^\p{Lu}/u.test(w) || (w.length <= 3 && words.length > 1));
 }
 
+/** A reading time: "11 min read", "3 MIN. READ", "4 minute read time", "Reading Time: 8 minutes", "Estimated reading time:". */
+const READING_TIME =
+  /\b\d{1,3}\s*(?:min(?:ute)?s?|hours?|hrs?)\.?\s*read(?:ing)?(?:\s+time)?\b|\b(?:(?:estimated|average)\s+)?read(?:ing)?\s+time\b\s*:?\s*(?:(?:less than|about|approx\.?)\s+)?(?:(?:an?|\d{1,3})\s*(?:min(?:ute)?s?|hours?|hrs?)\b\.?)?/iu;
+
+/**
+ * A post's reading time on a line of its own, or with its date and writer ("Oct 11, 2023 · 2 min
+ * read", "by Jacob Trussell—10 min read", "Bridgestone Team 5 min read"): an article's or a listing
+ * card's furniture. Not a title that ends with one: what is left must be a few names.
+ */
+export function isReadingTime(text: string): boolean {
+  const found = text.match(READING_TIME);
+  return !!found && namesOnly(text.replace(found[0], ' '), 4);
+}
+
 /** A byline's opening: "By", "Written by", "Posted by:", "Von". */
 const BYLINE_OPENS = /^(?:(?:written|posted|reported|words|story|text) )?(?:by|von)\b\s*:?\s*(?=\S)/iu;
 /** Words at most of a byline besides its dates: writers, their titles, their paper, a place. */
