@@ -869,6 +869,14 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(listing).toContain('Mar 03, 2026 · 4 min read');
   });
 
+  it("drops what an ad slot leaves in a story (\"Story continues below advertisement\", \"Ad Feedback\"), and keeps a sentence about what continues below", async () => {
+    const md = await main(`${siteChrome}<main><article>${story}<p>Story continues below advertisement</p>${prose('ferry')}
+      <div><span>Ad Feedback</span></div><p>Your video will play in 00:25</p><p>The path continues below the old mill, past the lock.</p>${prose('harbour')}</article></main>`);
+    expect(md).toContain('The harbour report, published on day 4');
+    expect(md).toContain('The path continues below the old mill, past the lock.');
+    for (const line of ['Story continues below', 'Ad Feedback', 'Your video will play']) expect(md).not.toContain(line);
+  });
+
   it('drops a paragraph that is only a link telling the reader to go elsewhere, and keeps a linked sentence of the writer', async () => {
     const md = await main(`${siteChrome}<main><h1>The best electric cars</h1>${prose('range')}<p><a href="https://cars.example/kia-ev3">Read the full Kia EV3 review</a></p>
       ${prose('charging')}<p><a href="https://leasing.example/">Compare new car deals with Leasing Example</a></p>${prose('price')}

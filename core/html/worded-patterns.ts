@@ -37,6 +37,9 @@ const FURNITURE_LINES = [
   // Advertising labels: "Anzeige", "*Werbung. Dieser Beitrag …", "Sponsored by Acme", "Sponsored
   // results"; not a sentence that opens with the word ("Sponsored athletes earn more than ever").
   /^\W*(?:anzeige|werbung|advertisement|sponsored|publicidad)(?:\W*$|\s*[-–—:|.,*)\]]|\s+(?:by|von|content|posts?|links?|results?|stories|listings?)\b)/iu,
+  // What an ad slot leaves in a story: "Story continues below advertisement", "Article Continues Below",
+  // "Continue reading below", "Scroll to continue with content", "Ad Feedback", "Your video will play in 00:25".
+  /^(?:(?:the )?(?:story|article|text|post|content) continues below(?: (?:this )?(?:advertisement|ad))?|continue reading (?:below|after (?:the )?(?:ad|advertisement))|scroll (?:down )?to continue(?: (?:with|reading) (?:the )?(?:content|article|story))?|ad feedback|your video will play in \d{1,2}:\d{2})$/iu,
   // A post's actions, a line of their own: "Reply Quote Like", "Improve this answer", "Reply with quote", "3 likes".
   /^(?:(?:reply(?: with quote)?|post reply|quote|multi-?quote|like|report|permalink|improve this (?:answer|question))\s*[|·•]?\s*)+$/iu,
   /^\d+ likes?$/iu,
