@@ -877,6 +877,15 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const line of ['Story continues below', 'Ad Feedback', 'Your video will play']) expect(md).not.toContain(line);
   });
 
+  it("drops a signup form's consent line and its thanks, and keeps a story's sentence about agreeing to terms", async () => {
+    const md = await main(`${siteChrome}<main><article>${story}<div class="deals-box"><p>By signing up, you agree to receive recurring automated SMS marketing messages from River Deals at the number provided. Msg and data rates may apply.</p>
+      <p>Thanks for signing up!</p></div><p>By entering this store you agree to be bound by its terms, the sign said, and nobody read further.</p>${prose('ferry')}
+      <p>By clicking “Post Your Answer”, you agree to our terms of service and acknowledge you have read our privacy policy.</p></article></main>`);
+    expect(md).toContain('The ferry report, published on day 4');
+    expect(md).toContain('By entering this store you agree to be bound by its terms');
+    for (const line of ['By signing up', 'Thanks for signing up', 'Post Your Answer']) expect(md).not.toContain(line);
+  });
+
   it('drops a paragraph that is only a link telling the reader to go elsewhere, and keeps a linked sentence of the writer', async () => {
     const md = await main(`${siteChrome}<main><h1>The best electric cars</h1>${prose('range')}<p><a href="https://cars.example/kia-ev3">Read the full Kia EV3 review</a></p>
       ${prose('charging')}<p><a href="https://leasing.example/">Compare new car deals with Leasing Example</a></p>${prose('price')}

@@ -79,6 +79,8 @@ const FURNITURE_LINES = [
   /^(?:loading|please wait)(?: [\p{L}_]+){0,2}\s*(?:\.{3}|…)$/iu,
   // A newsletter platform's box in a post: "Thanks for reading Cloud Database Report! This post is public so feel free to share it."
   /^thanks for reading [^.!?]{1,80}! (?:this post is public|subscribe for free)\b/iu,
+  // A signup form's thanks, left in the page for after it is sent: "Thanks for signing up!", "You are now subscribed to our emails".
+  /^(?:thanks?(?: you)? for (?:signing up|subscribing|your subscription)|you(?:'re| are) (?:now )?(?:all )?(?:signed up|subscribed)\b)[^.!?]{0,60}[.!]?$/iu,
   // Site credits: "Powered by Nikola".
   /^powered by\b/iu,
   // Article tools: "Story Tools: E-MAIL PRINT Text Size", "Email this article", "Print this story", "Send this article to a friend".
@@ -281,7 +283,16 @@ const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced
 /** An affiliate disclosure (DISCLOSURE), literal words first. */
 export const isDisclosure = (text: string): boolean => DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text);
 
-/** A copyright or syndication notice (ALL_RIGHTS, or NOTICE_OPENS then NOTICE_RESERVES), literal words first. */
+/**
+ * A form's consent line: "By signing up, you agree to receive recurring automated SMS marketing
+ * messages …", "By clicking “Post Your Answer”, you agree to our terms of service …", "By submitting
+ * my email address I certify …". Not a sentence about agreeing to something else ("By entering this
+ * store you agree to be bound by …", an essay's quote of a sign): the opening is a form's action.
+ */
+const FORM_CONSENT =
+  /^by (?:signing up|subscribing|registering|creating an account|continuing|clicking\b[^.!?]{0,40}|submitting\b[^.!?]{0,40}|providing your (?:e-?mail|phone)[^.!?]{0,30}),?\s+(?:you|i)\b[^.!?]{0,120}\b(?:agree|consent|accept|acknowledge|certify)\b/iu;
+
+/** A copyright or syndication notice (ALL_RIGHTS, or NOTICE_OPENS then NOTICE_RESERVES), or a form's consent line (FORM_CONSENT), literal words first. */
 export const isNotice = (text: string): boolean =>
-  (RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text));
+  (RIGHTS_WORDS.test(text) && ALL_RIGHTS.test(text)) || (NOTICE_OPENS.test(text) && NOTICE_RESERVES.test(text)) || FORM_CONSENT.test(text);
 
