@@ -886,6 +886,15 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const line of ['By signing up', 'Thanks for signing up', 'Post Your Answer']) expect(md).not.toContain(line);
   });
 
+  it('drops date lines in German, French, Spanish, Portuguese and Italian too, and keeps a sentence with a month in it and a line that only opens like one', async () => {
+    const md = await main(`${siteChrome}<main><article>${story}<p>21.dez.2018 às 12h55</p><p>— 24 novembre 2017 à 18:42</p>
+      <div><span>Freitag, 20. März 2021, 15:00 Uhr</span></div><p>4 de mayo de 2022 00:38</p><p>Im März 2021 begann der Umbau der Brücke.</p><p>Main 2004</p>${prose('ferry')}</article></main>`);
+    expect(md).toContain('The ferry report, published on day 4');
+    expect(md).toContain('Im März 2021 begann der Umbau der Brücke.');
+    expect(md).toContain('Main 2004');
+    for (const line of ['21.dez.2018', '24 novembre 2017', '20. März 2021', 'mayo de 2022']) expect(md).not.toContain(line);
+  });
+
   it('drops a paragraph that is only a link telling the reader to go elsewhere, and keeps a linked sentence of the writer', async () => {
     const md = await main(`${siteChrome}<main><h1>The best electric cars</h1>${prose('range')}<p><a href="https://cars.example/kia-ev3">Read the full Kia EV3 review</a></p>
       ${prose('charging')}<p><a href="https://leasing.example/">Compare new car deals with Leasing Example</a></p>${prose('price')}

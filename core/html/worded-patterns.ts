@@ -103,9 +103,28 @@ const FURNITURE_LINES = [
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
 
-/** A date and time alone on a line, in an article: "Wednesday, 16 January 2008", "January 08, 2008 12:00am", "Mon, Jan 14 2008, 19:53 GMT". */
-export const DATE_LINE =
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*(?:[a-z]{2,4})?)?\.?$/iu;
+/** Weekdays in English, German, French, Spanish, Portuguese and Italian, for DATE_LINE. */
+const LINE_WEEKDAY = String.raw`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo|segunda|terça|quarta|quinta|sexta|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica)(?:-feira)?`;
+/**
+ * What opens an English month (its other forms too: "Sept.", Polish "marca", Dutch "maart"), and the
+ * names of German, French, Spanish, Portuguese and Italian months that open otherwise, whole: as
+ * openings "mai", "set" or "gen" would take "Main", "Settings", "General".
+ */
+const LINE_MONTH = `(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|${[
+  'jänner jän märz mär mai okt oktober dez dezember',
+  'février févr fév avril avr juin juillet juil août décembre déc',
+  'enero ene abril abr agosto ago setiembre octubre diciembre dic',
+  'fevereiro fev março maio setembro set outubro out dezembro',
+  'gennaio gen febbraio aprile maggio mag giugno giu luglio lug settembre ottobre ott dicembre',
+].join(' ').split(' ').join('|')})`;
+/**
+ * A date and time alone on a line, in an article: "Wednesday, 16 January 2008", "January 08, 2008 12:00am",
+ * "Mon, Jan 14 2008, 19:53 GMT", "21.dez.2018 às 12h55", "— 24 novembre 2017 à 18:42", "Freitag, 20. März 2021, 15:00 Uhr".
+ */
+export const DATE_LINE = new RegExp(
+  String.raw`^[—–-]?\s*(?:${LINE_WEEKDAY}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th|er|º)?\.?\s*(?:de\s+)?)?${LINE_MONTH}\.?\s*(?:de\s+)?(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b[\s,.\-–|@]*(?:(?:à|às|a las|alle|um|at)\s+)?(?:\d{1,2}[:.h]\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?|uhr)?\s*(?:[a-z]{2,4})?)?\.?$`,
+  'iu',
+);
 
 /**
  * Labels that are furniture beside each post or product, a line each, and content as a heading (a
