@@ -906,6 +906,16 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const line of ['Asked 12 years', 'Modified 1 year', 'Viewed 376k', 'Sign up to request', '19 Answers', '2 Comments', '928 Views']) expect(md).not.toContain(line);
   });
 
+  it("drops a thread's state and starter one a line (\"Locked\", \"This discussion has been archived.\", \"Thread starter …\"), and keeps a post about a locked door", async () => {
+    const post = (who: string, i: number) => `<article class="message"><div class="user">${who}</div><p>Post ${i}: the squad list for the season is out, and frankly, the midfield looks thin again after the summer sales.</p></article>`;
+    const md = await main(`${siteChrome}<div class="thread"><h1>Player squad 2024 - 2025</h1><div><span>Thread starter Spursidol</span></div><div>Locked</div>
+      ${post('ann', 1)}${post('bob', 2)}${post('cy', 3)}<p>The gate was locked when we arrived, so we watched from the pub.</p>
+      <p>This discussion has been archived. No new comments can be posted.</p></div>`);
+    expect(md).toContain('Post 3: the squad list');
+    expect(md).toContain('The gate was locked when we arrived');
+    for (const line of ['Thread starter', 'Spursidol', '\nLocked', 'has been archived']) expect(md).not.toContain(line);
+  });
+
   it('drops a paragraph that is only a link telling the reader to go elsewhere, and keeps a linked sentence of the writer', async () => {
     const md = await main(`${siteChrome}<main><h1>The best electric cars</h1>${prose('range')}<p><a href="https://cars.example/kia-ev3">Read the full Kia EV3 review</a></p>
       ${prose('charging')}<p><a href="https://leasing.example/">Compare new car deals with Leasing Example</a></p>${prose('price')}

@@ -57,12 +57,16 @@ const FURNITURE_LINES = [
   /^(?:last (?:edited|modified)\b|this page was last (?:modified|edited|updated)\b)[^!?]{0,100}$/iu,
   // A forum's lines beside each post: its edit note ("Edited August 26 by Joe Root"; not a credit, "Edited & fact-checked by …"),
   // reactions ("Reactions: ruuke and bud16415"), number ("#23 · Sep 22, 2024"), subject ("Re: Turning off all LED of RPi 5"),
-  // the thread's start ("Start date Oct 8, 2024") and the board's links and rules ("Return to “Troubleshooting”", "You may not post replies").
+  // the thread's start ("Start date Oct 8, 2024", "Thread starter Spursidol") and the board's links and rules ("Return to “Troubleshooting”", "You may not post replies").
   /^edited [^.!?]*\d[^.!?]*\bby\b[^.!?]{1,60}$/iu,
   /^reactions\s*:\s*[^.!?]{1,80}$/iu,
   /^#\d+\s*[·•|]\s*[^.!?]{1,30}$/iu,
   /^re:\s+\S.{0,120}$/iu,
   /^start date\s*:?\s*[^.!?]{1,30}$/iu,
+  /^thread starter\s+[^.!?]{1,40}$/iu,
+  // A thread's state: "Locked", "This discussion has been archived. No new comments can be posted.",
+  // "This topic is now archived and is closed to further replies."
+  /^(?:locked|this (?:discussion|thread|topic) (?:has been|is now|was) (?:archived|locked|closed)\b[^!?]{0,80})$/iu,
   /^return to (?:the )?(?:top|index|[“"«][^”"»]{1,60}[”"»])$/iu,
   /^you may (?:not )?(?:post (?:new threads|replies|attachments)|edit your posts)$/iu,
   // A thread's or a post's counts and ages, a line of their own: "19 Answers", "0 comments", "23 Posts 3 Posters 928 Views",
