@@ -895,17 +895,6 @@ git clone &lt;repo url&gt;</code></pre>`;
     for (const line of ['21.dez.2018', '24 novembre 2017', '20. März 2021', 'mayo de 2022']) expect(md).not.toContain(line);
   });
 
-  it("drops a thread's counts and ages one a line (Stack Exchange's \"Asked … ago\", \"Viewed 376k times\", \"19 Answers\"), and keeps a sentence with a count in it", async () => {
-    const answer = (i: number) => `<div class="answer"><p>Answer ${i}: catching every exception hides the bugs you need to see, so catch the ones you expect, log them, and let the rest propagate to the caller.</p><div class="comments-count">${i + 1} Comments</div></div>`;
-    const md = await main(`${siteChrome}<main><div class="question"><h1>Why is "except: pass" a bad practice?</h1><div>Asked 12 years, 1 month ago</div><div>Modified 1 year, 9 months ago</div><div>Viewed 376k times</div>
-      <p>I often see comments on other questions about how the use of except: pass is discouraged, and I would like to know why, with an example or two.</p>
-      <p>Sign up to request clarification or add additional context in comments.</p></div><h2>19 Answers</h2>${answer(1)}${answer(2)}${answer(3)}
-      <p>The 19 answers above mostly agree that silencing errors is risky.</p><div>23 Posts 3 Posters 928 Views</div></main>`);
-    expect(md).toContain('Answer 3: catching every exception');
-    expect(md).toContain('The 19 answers above mostly agree');
-    for (const line of ['Asked 12 years', 'Modified 1 year', 'Viewed 376k', 'Sign up to request', '19 Answers', '2 Comments', '928 Views']) expect(md).not.toContain(line);
-  });
-
   it("drops a thread's state and starter one a line (\"Locked\", \"This discussion has been archived.\", \"Thread starter …\"), and keeps a post about a locked door", async () => {
     const post = (who: string, i: number) => `<article class="message"><div class="user">${who}</div><p>Post ${i}: the squad list for the season is out, and frankly, the midfield looks thin again after the summer sales.</p></article>`;
     const md = await main(`${siteChrome}<div class="thread"><h1>Player squad 2024 - 2025</h1><div><span>Thread starter Spursidol</span></div><div>Locked</div>

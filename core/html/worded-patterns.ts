@@ -69,13 +69,6 @@ const FURNITURE_LINES = [
   /^(?:locked|this (?:discussion|thread|topic) (?:has been|is now|was) (?:archived|locked|closed)\b[^!?]{0,80})$/iu,
   /^return to (?:the )?(?:top|index|[“"«][^”"»]{1,60}[”"»])$/iu,
   /^you may (?:not )?(?:post (?:new threads|replies|attachments)|edit your posts)$/iu,
-  // A thread's or a post's counts and ages, a line of their own: "19 Answers", "0 comments", "23 Posts 3 Posters 928 Views",
-  // "Replies 154", "Views 7,909", Stack Exchange's "Asked 12 years, 1 month ago", "Viewed 376k times" and its prompt under
-  // a question, "Sign up to request clarification or add additional context in comments." Not followers: a listing's profiles.
-  /^(?:\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?\s*[km]?\s+(?:answers?|comments?|replies|posts?|posters|views?)\s*[·•|,]?\s*){1,4}$/iu,
-  /^(?:replies|views)\s*:?\s*\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?\s*[km]?$/iu,
-  /^(?:asked|modified|viewed|active)\s+(?:\d+(?:[.,]\d+)?\s*[km]?\s+times|[^.!?]{1,30}\bago)$/iu,
-  /^sign up to request clarification or add additional context in comments\.?$/iu,
   // Pagination one a line: "Page 1 of 2", "CONTINUED 1 2 3 Next", "< Previous Next >".
   /^page \d+ of \d+$/iu,
   /^(?:continued\s+)?(?:[«<‹]\s*)?(?:prev(?:ious)?\s+)?(?:\d{1,3}\s+){1,10}(?:next|›|»)\s*[»>›]?$|^[«<‹]?\s*prev(?:ious)?\s*[|·]?\s*next\s*[»>›]?$/iu,
