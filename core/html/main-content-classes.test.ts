@@ -277,7 +277,7 @@ describe('onlyMainContent on classes of pages', () => {
       <table><tr><th>Club</th><th>Points</th></tr><tr><td>River Rowers</td><td>42</td></tr><tr><td>Bridge Paddlers</td><td>38</td></tr></table>
       <p>Ask question</p><p>You must log in to answer this question.</p><p>Ask a question at the council's Friday meeting, before the vote.</p>
       <p><a href="/t/1/latest">Jump to Latest</a></p><p>Return to “River safety”</p><p>You may not post replies</p><p>Start date Oct 8, 2024</p><p>Edited and checked by the river desk of the council.</p>
-      <p>Page 1 of 2</p><p>Create an account or sign in to comment</p><p>Already have an account? Log in</p><p>Sign in to the council's site with your library card to read the minutes.</p></main>`);
+      <p>Page 1 of 2</p><p>Slide 1 of 8</p><p>Create an account or sign in to comment</p><p>Already have an account? Log in</p><p>Sign in to the council's site with your library card to read the minutes.</p></main>`);
     expect(md).toContain("Ask a question at the council's Friday meeting, before the vote.");
     expect(md).toContain('## Messages');
     expect(md).toContain('### Save');
@@ -286,7 +286,7 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('I like the reply from the council, and I quote it in my report.');
     expect(md.match(/I have paddled the river/g)).toHaveLength(3);
     expect(md).toContain("Sign in to the council's site with your library card to read the minutes.");
-    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in', 'Last edited', 'Page 1 of 2', 'sign in to comment', 'Already have an account', 'Joined', 'posts ·', 'Sep 22, 2024', 'Re: How strong', 'Reactions:', 'Edited August', 'Share on other sites', 'Return to', 'You may not post', 'Start date', 'Original Poster', 'Jump to Latest']) expect(md).not.toContain(line);
+    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in', 'Last edited', 'Page 1 of 2', 'Slide 1 of 8', 'sign in to comment', 'Already have an account', 'Joined', 'posts ·', 'Sep 22, 2024', 'Re: How strong', 'Reactions:', 'Edited August', 'Share on other sites', 'Return to', 'You may not post', 'Start date', 'Original Poster', 'Jump to Latest']) expect(md).not.toContain(line);
     expect(md).not.toMatch(/^Author$/m);
     expect(md).toContain('Edited and checked by the river desk of the council.');
   });
@@ -880,10 +880,11 @@ git clone &lt;repo url&gt;</code></pre>`;
   it("drops a signup form's consent line and its thanks, and keeps a story's sentence about agreeing to terms", async () => {
     const md = await main(`${siteChrome}<main><article>${story}<div class="deals-box"><p>By signing up, you agree to receive recurring automated SMS marketing messages from River Deals at the number provided. Msg and data rates may apply.</p>
       <p>Thanks for signing up!</p></div><p>By entering this store you agree to be bound by its terms, the sign said, and nobody read further.</p>${prose('ferry')}
-      <p>By clicking “Post Your Answer”, you agree to our terms of service and acknowledge you have read our privacy policy.</p></article></main>`);
+      <p>By clicking “Post Your Answer”, you agree to our terms of service and acknowledge you have read our privacy policy.</p>
+      <p>By checking this box, you confirm that you have read and understand this notice.</p></article></main>`);
     expect(md).toContain('The ferry report, published on day 4');
     expect(md).toContain('By entering this store you agree to be bound by its terms');
-    for (const line of ['By signing up', 'Thanks for signing up', 'Post Your Answer']) expect(md).not.toContain(line);
+    for (const line of ['By signing up', 'Thanks for signing up', 'Post Your Answer', 'By checking this box']) expect(md).not.toContain(line);
   });
 
   it('drops date lines in German, French, Spanish, Portuguese and Italian too, and keeps a sentence with a month in it and a line that only opens like one', async () => {

@@ -69,8 +69,8 @@ const FURNITURE_LINES = [
   /^(?:locked|this (?:discussion|thread|topic) (?:has been|is now|was) (?:archived|locked|closed)\b[^!?]{0,80})$/iu,
   /^return to (?:the )?(?:top|index|[“"«][^”"»]{1,60}[”"»])$/iu,
   /^you may (?:not )?(?:post (?:new threads|replies|attachments)|edit your posts)$/iu,
-  // Pagination one a line: "Page 1 of 2", "CONTINUED 1 2 3 Next", "< Previous Next >".
-  /^page \d+ of \d+$/iu,
+  // Pagination one a line: "Page 1 of 2", "CONTINUED 1 2 3 Next", "< Previous Next >", and a carousel's "Slide 1 of 8".
+  /^(?:page|slide) \d+ of \d+$/iu,
   /^(?:continued\s+)?(?:[«<‹]\s*)?(?:prev(?:ious)?\s+)?(?:\d{1,3}\s+){1,10}(?:next|›|»)\s*[»>›]?$|^[«<‹]?\s*prev(?:ious)?\s*[|·]?\s*next\s*[»>›]?$/iu,
   // A page's copyright line: "© Copyright 2007 Globe Newspaper Company.", "© 2025 Uber Technologies Inc."
   /^(?:©|\(c\)|copyright)\s*(?:©\s*)?(?:copyright\s*)?(?:©\s*)?\d{4}\b/iu,
@@ -309,11 +309,11 @@ export const isDisclosure = (text: string): boolean => DISCLOSURE_WORDS.test(tex
 /**
  * A form's consent line: "By signing up, you agree to receive recurring automated SMS marketing
  * messages …", "By clicking “Post Your Answer”, you agree to our terms of service …", "By submitting
- * my email address I certify …". Not a sentence about agreeing to something else ("By entering this
+ * my email address I certify …", "By checking this box, you confirm that you have read …". Not a sentence about agreeing to something else ("By entering this
  * store you agree to be bound by …", an essay's quote of a sign): the opening is a form's action.
  */
 const FORM_CONSENT =
-  /^by (?:signing up|subscribing|registering|creating an account|continuing|clicking\b[^.!?]{0,40}|submitting\b[^.!?]{0,40}|providing your (?:e-?mail|phone)[^.!?]{0,30}),?\s+(?:you|i)\b[^.!?]{0,120}\b(?:agree|consent|accept|acknowledge|certify)\b/iu;
+  /^by (?:signing up|subscribing|registering|creating an account|continuing|checking (?:this|the) box|clicking\b[^.!?]{0,40}|submitting\b[^.!?]{0,40}|providing your (?:e-?mail|phone)[^.!?]{0,30}),?\s+(?:you|i)\b[^.!?]{0,120}\b(?:agree|consent|accept|acknowledge|certify|confirm)\b/iu;
 
 /** A copyright or syndication notice (ALL_RIGHTS, or NOTICE_OPENS then NOTICE_RESERVES), or a form's consent line (FORM_CONSENT), literal words first. */
 export const isNotice = (text: string): boolean =>
