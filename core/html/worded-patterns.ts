@@ -120,7 +120,7 @@ const LINE_MONTH = `(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*
   'enero ene abril abr agosto ago setiembre octubre diciembre dic',
   'fevereiro fev março maio setembro set outubro out dezembro',
   'gennaio gen febbraio aprile maggio mag giugno giu luglio lug settembre ottobre ott dicembre',
-].join(' ').split(' ').join('|')})`;
+].join(' ').replace(/ /g, '|')})`;
 /**
  * A date and time alone on a line, in an article: "Wednesday, 16 January 2008", "January 08, 2008 12:00am",
  * "Mon, Jan 14 2008, 19:53 GMT", "21.dez.2018 às 12h55", "— 24 novembre 2017 à 18:42", "Freitag, 20. März 2021, 15:00 Uhr".
