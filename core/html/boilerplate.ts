@@ -89,15 +89,6 @@ const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 
  */
 const LEADING_CHROME_WORDS = new Set(['side', 'rail']);
 
-function leadsWithChromeWord(el: Element): boolean {
-  const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  for (const token of value.split(/\s+/)) {
-    const first = wordParts(token)[0];
-    if (first && LEADING_CHROME_WORDS.has(first)) return true;
-  }
-  return false;
-}
-
 export function namesOtherPosts(el: Element): boolean {
   return classIdParts(el).some((p) => OTHER_POSTS_WORDS.includes(p) || OTHER_POSTS_PREFIXES.some((w) => p.startsWith(w)));
 }
@@ -147,15 +138,15 @@ export function namesContent(el: Element): boolean {
  * they say content, for the class and the id each.
  */
 export function classWeight(el: Element): number {
-  let weight = 0;
-  for (const attr of ['class', 'id']) {
-    const value = el.getAttribute(attr);
-    if (!value) continue;
-    const parts = wordParts(value);
-    if (parts.some((p) => isChromeWord(p) || WEAK_CHROME_WORDS.has(p))) weight -= 25;
-    else if (parts.some((p) => CONTENT_WORDS.has(p))) weight += 25;
-  }
-  return weight;
+  return names(el).weight;
+}
+
+/** classWeight's share of one attribute's value. */
+function attributeWeight(value: string): number {
+  if (!value) return 0;
+  const parts = splitWords(value);
+  if (parts.some((p) => isChromeWord(p) || WEAK_CHROME_WORDS.has(p))) return -25;
+  return parts.some((p) => CONTENT_WORDS.has(p)) ? 25 : 0;
 }
 
 /**
@@ -200,12 +191,61 @@ const UTILITY_FORM_ACTION = /search|login|log-in/i;
  */
 const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
 
-/** `site-nav mainNav ad_slot js-readmore` -> site, nav, main, nav, ad, slot. */
+/** What an element's class and id say, worked out once per pair of strings (`names`). */
+interface Names {
+  /** `site-nav mainNav ad_slot js-readmore` -> site, nav, main, nav, ad, slot. */
+  parts: readonly string[];
+  /** Whether they say chrome: a part is a chrome word, or a class or id token opens with a LEADING_CHROME_WORDS word. */
+  chrome: boolean;
+  /** Whether a class token hides the element (HIDDEN_CLASSES). */
+  hidden: boolean;
+  /** Whether a class token names a signature (isSignature). */
+  signature: boolean;
+  /** classWeight. */
+  weight: number;
+}
+
+const NO_NAMES: Names = { parts: [], chrome: false, hidden: false, signature: false, weight: 0 };
+
+/**
+ * Names by class, then id: pages repeat their class strings on element after element, and an
+ * attribute's string is the same string each time it is read, so looking it up makes no new string
+ * to hash (a key joined from both did, and each test split it again).
+ */
+const NAMES = new Map<string, Map<string, Names>>();
+let namesKept = 0;
+const NAMES_KEPT = 20_000;
+
+function names(el: Element): Names {
+  const cls = el.getAttribute('class') ?? '';
+  const id = el.getAttribute('id') ?? '';
+  if (!cls && !id) return NO_NAMES;
+  let found = NAMES.get(cls)?.get(id);
+  if (found) return found;
+  if (namesKept >= NAMES_KEPT) {
+    NAMES.clear();
+    namesKept = 0;
+  }
+  let byId = NAMES.get(cls);
+  if (!byId) NAMES.set(cls, (byId = new Map()));
+  const both = `${cls} ${id}`;
+  const parts = splitWords(both);
+  const tokens = cls.toLowerCase().split(/\s+/);
+  found = {
+    parts,
+    chrome: parts.some(isChromeWord) || both.split(/\s+/).some((token) => LEADING_CHROME_WORDS.has(splitWords(token)[0])),
+    hidden: tokens.some((t) => HIDDEN_CLASSES.has(t)),
+    signature: tokens.some((t) => t.includes('signature')),
+    weight: attributeWeight(cls) + attributeWeight(id),
+  };
+  byId.set(id, found);
+  namesKept++;
+  return found;
+}
+
+/** The words of an element's class and id (`Names.parts`). */
 export function classIdParts(el: Element): readonly string[] {
-  const cls = el.getAttribute('class');
-  const id = el.getAttribute('id');
-  if (!cls && !id) return [];
-  return wordParts(`${cls ?? ''} ${id ?? ''}`);
+  return names(el).parts;
 }
 
 /**
@@ -214,19 +254,6 @@ export function classIdParts(el: Element): readonly string[] {
  * holding the content too). The two are read as one word (`hassidebar`), which is not chrome.
  */
 const PROPERTY_WORDS = new Set(['has', 'with', 'without', 'no', 'layout']);
-
-/** wordParts by class/id string: pages repeat their class strings on element after element. */
-const WORD_PARTS = new Map<string, readonly string[]>();
-const WORD_PARTS_KEPT = 20_000;
-
-function wordParts(raw: string): readonly string[] {
-  let out = WORD_PARTS.get(raw);
-  if (!out) {
-    if (WORD_PARTS.size >= WORD_PARTS_KEPT) WORD_PARTS.clear();
-    WORD_PARTS.set(raw, (out = splitWords(raw)));
-  }
-  return out;
-}
 
 function splitWords(raw: string): string[] {
   const parts = raw
@@ -240,9 +267,6 @@ function splitWords(raw: string): string[] {
   return out;
 }
 
-function classTokens(el: Element): string[] {
-  return (el.getAttribute('class') ?? '').toLowerCase().split(/\s+/);
-}
 
 /** Inside an article or main, where headers and footers belong to the content. */
 function insideContentSection(el: Element): boolean {
@@ -268,7 +292,7 @@ export function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  return classTokens(el).some((t) => HIDDEN_CLASSES.has(t));
+  return names(el).hidden;
 }
 
 const inputType = (type: string) => (c: Element) => c.localName === 'input' && c.getAttribute('type')?.toLowerCase() === type;
@@ -311,7 +335,7 @@ function isPictureCaption(el: Element, parts: readonly string[]): boolean {
  * code or in a table: API references name a function's signature so (`func_signature`).
  */
 function isSignature(el: Element): boolean {
-  if (!classTokens(el).some((t) => t.includes('signature'))) return false;
+  if (!names(el).signature) return false;
   for (let up = el.parentElement; up; up = up.parentElement) if (up.localName === 'table') return false;
   return findDescendant(el, (d) => d.localName === 'code' || d.localName === 'pre') === undefined;
 }
@@ -377,8 +401,8 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (isHidden(el) && !isFoldedPanel(el, role)) return 'hidden';
   // Marked to stay out of search snippets: bylines, bios, disclaimers, boxes of other posts.
   if (el.hasAttribute('data-nosnippet')) return 'words';
-  const parts = classIdParts(el);
-  if (parts.some(isChromeWord) || leadsWithChromeWord(el) || isPictureCaption(el, parts) || isSignature(el)) return 'words';
+  const { parts, chrome } = names(el);
+  if (chrome || isPictureCaption(el, parts) || isSignature(el)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;
 }

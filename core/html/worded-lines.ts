@@ -113,7 +113,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
     // Code is judged by nobody: a license header or a dated log line in it is the code's. Nor is the
     // cell of a table with headers: a column headed "Comments" or "Share" is the table's, and a
     // cell taken out would shift the rest of its row.
-    if (el.localName === 'pre' || (CELLS.has(el.localName) && isHeadedTable(el.closest('table')))) return false;
+    if (el.localName === 'pre' || (CELLS.has(el.localName) && isHeadedTable(ancestorWithTag(el, TABLE)))) return false;
     const s = stats.get(el);
     if (!s || s.text === 0) return true;
     if (s.inline !== s.text) {
@@ -133,6 +133,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
 }
 
 const CELLS = new Set(['td', 'th']);
+const TABLE = new Set(['table']);
 
 /** Of the numbers alone on a line, in order, the counts: those in no run of consecutive numbers (a sequence's steps). */
 function counts(numbers: readonly [Line, number][]): Line[] {
