@@ -157,17 +157,26 @@ function consentBox(el: Element, root: Element): Element | undefined {
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
-  let rootText: number | undefined; // computed only if a class/id guess needs the wrapper guard
+  // The page's text, counted up to `enough` characters (all of it, and then kept, when it has fewer).
+  let rootText: number | undefined;
+  const pageText = (enough: number): number => {
+    if (rootText !== undefined) return rootText;
+    const counted = visibleTextLength(root, undefined, enough);
+    if (counted < enough) rootText = counted;
+    return counted;
+  };
   const isGuarded = (el: Element, siteEdge: boolean): boolean => {
     // A site's header or footer (below) is kept for a title it holds, not for its prose.
     if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
     if (holds(el)) return true;
-    rootText ??= visibleTextLength(root);
+    // Most of the page's text, unless most of it is links: a mega menu in the site header.
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
-    const needed = rootText * (namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE);
-    // Most of the text, unless most of it is links: a mega menu in the site header.
-    if (rootText > 0 && visibleTextLength(el, undefined, needed) >= needed && linkTextUnder(el) <= 0.5 * visibleTextLength(el)) return true;
+    // The page's text is counted only as far as could still leave the block that share of it: for
+    // a small block (most guesses), a few lines, not the whole page.
+    const share = namesContent(el) ? CONTENT_TEXT_SHARE : WRAPPER_TEXT_SHARE;
+    const text = visibleTextLength(el);
+    if (text > 0 && text >= pageText(Math.floor(text / share) + 1) * share && linkTextUnder(el) <= 0.5 * text) return true;
     if (namesWidget(el)) return false;
     if (namesOtherPosts(el) && !isHeadingAnchor(el)) return holdsContentBelow(el, holds) || holdsUnlinkedProse(el);
     return findDescendant(el, holds) !== undefined || holdsProse(el);
@@ -180,16 +189,12 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
   // the first header or footer; it counts when it holds prose, or more text than the header or
   // footer (a short page in a <main>, a long disclaimer in the footer).
   let main: Element | null | undefined;
-  let mainProse = false;
+  let mainProse: boolean | undefined; // measured only when its text does not already outweigh the edge's
   const isSiteEdge = (el: Element): boolean => {
-    if (main === undefined) {
-      main = findDescendant(root, isContentRoot) ?? null;
-      mainProse = !!main && holdsProse(main);
-    }
+    if (main === undefined) main = findDescendant(root, isContentRoot) ?? null;
     if (!main || main.contains(el) || el.contains(main)) return false;
-    if (mainProse) return true;
     const text = visibleTextLength(el);
-    return visibleTextLength(main, undefined, text + 1) > text;
+    return visibleTextLength(main, undefined, text + 1) > text || (mainProse ??= holdsProse(main));
   };
   let marker: Element | undefined;
   walkElements(root, (el) => {
