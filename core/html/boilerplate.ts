@@ -267,7 +267,6 @@ function splitWords(raw: string): string[] {
   return out;
 }
 
-
 /** Inside an article or main, where headers and footers belong to the content. */
 function insideContentSection(el: Element): boolean {
   for (let up = el.parentElement; up; up = up.parentElement) {
