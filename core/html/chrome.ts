@@ -3,7 +3,8 @@
  * `chromeEvidence` flags by tag, ARIA role, hidden state or utility form goes; class/id guesses
  * and page-level headers and footers are guarded against taking the content itself.
  */
-import { chromeEvidence, isHeaderLike, isSignupForm, namesComments, namesConsent, namesContent, namesOtherPosts, namesWidget, readsAsConsent } from './boilerplate.js';
+import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
+import { isHeaderLike, namesComments, namesConsent, namesContent, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasAncestorIn, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';

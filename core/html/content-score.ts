@@ -8,7 +8,7 @@
  * grandparent half, and further ancestors less, as Readability does. A candidate's score is that
  * credit plus what its tag and class/id say, times the share of its text outside links.
  */
-import { classWeight } from './boilerplate.js';
+import { classWeight } from './class-names.js';
 
 export interface Stats {
   /** Visible (non-whitespace) characters under the element. */

@@ -32,7 +32,7 @@
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { classWeight } from './boilerplate.js';
+import { classWeight } from './class-names.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, hasMedia, visibleTextLength, walkElements } from './dom.js';

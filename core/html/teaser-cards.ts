@@ -6,7 +6,7 @@
  * siblings alike, each a small block that links elsewhere through a heading, a picture or a block
  * named as a title (`div.title > a`).
  */
-import { classIdParts } from './boilerplate.js';
+import { classIdParts } from './class-names.js';
 import type { Stats, StatsMap } from './content-score.js';
 import { findDescendant, fromHereOn } from './dom.js';
 
