@@ -145,6 +145,14 @@ const HIDDEN_CLASSES = new Set([
  */
 const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
 
+/**
+ * The hash CSS modules append to a class (`ProductList_seoContainer__HiiRZ`, `AccordionTextItem_item__adF2E`):
+ * five characters of base64 after `__`, with a capital or a digit (a BEM element, `card__title`, is
+ * lower case). It is no word: read as words, `adF2E` says `ad`.
+ */
+const MODULE_HASH = /__[\w-]{5}(?=\s|$)/g;
+const stripHash = (hash: string): string => (/[A-Z0-9]/.test(hash) ? '' : hash);
+
 /** What an element's class and id say, worked out once per pair of strings (`names`). */
 export interface Names {
   /** `site-nav mainNav ad_slot js-readmore` -> site, nav, main, nav, ad, slot. */
@@ -212,6 +220,7 @@ const PROPERTY_WORDS = new Set(['has', 'with', 'without', 'no', 'layout']);
 function splitWords(raw: string): string[] {
   const parts = raw
     .replace(SCRIPT_HOOK, '$1')
+    .replace(MODULE_HASH, stripHash)
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[\s_-]+/)

@@ -679,6 +679,15 @@ git clone &lt;repo url&gt;</code></pre>`;
     }
   });
 
+  it('reads no word into a CSS module\'s hash (item__adF2E), and still drops an ad slot', async () => {
+    const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1>${prose('river')}
+      <div class="FaqItem_answer__adF2E"><p>Questions about the plan are answered by the council within two working days.</p></div>
+      ${prose('budget')}${prose('flood')}<div class="ad-slot"><p>Your advertisement could be shown in this place.</p></div>${prose('bridge')}</article></main>${siteFooter}`);
+    expect(md).toContain('Questions about the plan are answered by the council within two working days.');
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('Your advertisement could be shown');
+  });
+
   it('drops the article tools, date lines, a newsroom\'s byline and the copyright notice of a wire story, and keeps prose about copyright and a team\'s staff', async () => {
     const legal = `<p>The court said the photos may not be published without the consent of the family, which lawyers called a first for copyright law in the state.</p>`;
     const md = await main(`${siteChrome}<table><tr><td><h1>Council approves the river plan</h1>
