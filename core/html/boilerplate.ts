@@ -5,7 +5,7 @@
  * itself (see `isGuarded`). What class/id words say is class-names.ts.
  */
 import { classIdParts, names } from './class-names.js';
-import { findDescendant, hasMedia, visibleTextLength } from './dom.js';
+import { findDescendant, hasMedia, linkTextUnder, visibleTextLength } from './dom.js';
 
 /** Tags that are chrome wherever they appear. */
 const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
@@ -63,13 +63,34 @@ function insideContentSection(el: Element): boolean {
 /** Class/id words of the parts of accordions and collapsible sections a reader opens. */
 const FOLDED_WORDS = new Set(['accordion', 'collapse', 'collapsible']);
 
+/** Attributes of a button that opens a panel or a tab: its label is the panel's title ("Shipping & Returns", "01. Getting Started"). */
+const TOGGLE_ATTRIBUTES = ['aria-expanded', 'aria-controls', 'data-toggle', 'data-bs-toggle', 'aria-selected'];
+
+/** Characters at most of a folded panel's title: a question or a heading, not a menu bar. */
+const PANEL_TITLE_CHARS = 150;
+
 /**
  * A closed accordion section or a tab panel not shown yet: its text is the page's, one click away
  * (a product's details, a service's steps, an FAQ's answers), not hidden for good, whether the
  * markup hides it with `hidden`, a style, a class or `aria-hidden` (closed accordions say that too).
+ * Named so, or told by what opens it: right before it, a short title that is a question or holds
+ * a toggle ("What does pet insurance cover?", a "Cushioning" button with `aria-expanded`), and
+ * itself text rather than a menu of links.
  */
 function isFoldedPanel(el: Element, role: string | undefined): boolean {
-  return role === 'tabpanel' || classIdParts(el).some((p) => FOLDED_WORDS.has(p));
+  return role === 'tabpanel' || classIdParts(el).some((p) => FOLDED_WORDS.has(p)) || opensFromTitle(el);
+}
+
+const hasToggle = (el: Element) => TOGGLE_ATTRIBUTES.some((a) => el.hasAttribute(a));
+
+function opensFromTitle(el: Element): boolean {
+  const title = el.previousElementSibling;
+  if (title === null) return false;
+  const text = (title.textContent ?? '').trim();
+  if (text === '' || text.length > PANEL_TITLE_CHARS) return false;
+  if (!text.endsWith('?') && !hasToggle(title) && findDescendant(title, hasToggle) === undefined) return false;
+  const shown = visibleTextLength(el);
+  return shown > 0 && linkTextUnder(el) <= shown / 2;
 }
 
 export function isHidden(el: Element): boolean {
@@ -127,9 +148,6 @@ function isSignature(el: Element): boolean {
 /** Words at most of a button that is a control ("Add to cart", "Reply", "Show more"), not a question or a panel's title. */
 const CONTROL_WORDS = 4;
 
-/** Attributes of a button that opens a panel or a tab: its label is the panel's title ("Shipping & Returns", "01. Getting Started"). */
-const TOGGLE_ATTRIBUTES = ['aria-expanded', 'aria-controls', 'data-toggle', 'data-bs-toggle', 'aria-selected'];
-
 /** Whether `el` sits in running text: its parent holds text of its own beside it ("Highly rated for: <button>texture</button>, …"). */
 function inText(el: Element): boolean {
   for (let n = el.parentNode?.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && /[\p{L}\p{N}]/u.test(n.nodeValue ?? '')) return true;
@@ -137,7 +155,7 @@ function inText(el: Element): boolean {
 }
 
 function isControlLabel(button: Element): boolean {
-  if (button.getAttribute('role') === 'tab' || TOGGLE_ATTRIBUTES.some((a) => button.hasAttribute(a)) || inText(button)) return false;
+  if (button.getAttribute('role') === 'tab' || hasToggle(button) || inText(button)) return false;
   const text = shownText(button).trim();
   return !text.includes('?') && text.split(/\s+/).length <= CONTROL_WORDS;
 }

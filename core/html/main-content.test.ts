@@ -72,6 +72,21 @@ describe('onlyMainContent', () => {
     expect(markdown).not.toContain('Hidden for good');
   });
 
+  it('keeps an answer folded under its question or a toggle title, unnamed, and drops a hidden menu a toggle opens', async () => {
+    const intro = Array.from({ length: 3 }, (_, i) => `<p>Part ${i} of the guide: what a policy covers, what it costs, and how a claim is paid back.</p>`).join('');
+    const html = `<main><h1>Pet insurance</h1>${intro}
+      <div class="qa"><div class="q">What does pet insurance cover?</div><div class="a" style="display: none"><p>Accidents, illness and surgery, after a short waiting period.</p></div></div>
+      <div class="row"><h3><button aria-expanded="false">Cushioning</button></h3><div class="panel" hidden><p>Soft foam under the heel, firmer at the toe.</p></div></div>
+      <div class="bar"><button aria-expanded="false">Menu</button><ul style="display: none"><li><a href="/a">Plans for dogs and cats</a></li><li><a href="/b">Claims and help</a></li></ul></div>
+      <div class="note"><span>Shipping</span><div style="display: none"><p>Hidden for good.</p></div></div></main>`;
+    const markdown = await mainMarkdown(html);
+    expect(markdown).toContain('Part 2 of the guide');
+    expect(markdown).toContain('Accidents, illness and surgery, after a short waiting period.');
+    expect(markdown).toContain('Soft foam under the heel, firmer at the toe.');
+    expect(markdown).not.toContain('Plans for dogs and cats');
+    expect(markdown).not.toContain('Hidden for good');
+  });
+
   it('removes the options of drop-downs and toolbars inside the content (sizes, sort orders, review filters)', async () => {
     const options = (label: string, values: string[]) =>
       `<label>${label}</label><div role="combobox" aria-expanded="false">${values[0]}</div><div role="listbox">${values.map((v) => `<div role="option">${v}</div>`).join('')}</div>`;
