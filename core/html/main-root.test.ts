@@ -22,8 +22,21 @@ describe('chooseRoot', () => {
   });
 });
 
+describe('chooseRoot on a short intro above a hub\'s items', () => {
+  it('takes the whole page on a category\'s URL, where the intro is not most of the text; the intro alone on a document\'s', () => {
+    const intro = `<div class="intro"><h1>Air fryer recipes</h1><p>Crisp, quick and easy: these recipes, tested at home, use little oil, few dishes and ten minutes of work, and most of them are ready in half an hour.</p></div>`;
+    const items = Array.from({ length: 12 }, (_, i) => `<li><a href="/recipes/dish-${i}">Air fryer dish number ${i} with crispy potatoes and garlic</a></li>`).join('');
+    const rootOf = (url: string): string => {
+      const body = parseHtml(`<html><body>${intro}<ul class="grid">${items}</ul></body></html>`).body;
+      return chooseRoot(body, measure(body), url).root.localName;
+    };
+    expect(rootOf('https://food.example/category/recipes/air-fryer/')).toBe('body');
+    expect(rootOf('https://food.example/2026/11/air-fryer-recipes/')).toBe('div');
+  });
+});
+
 describe('isDocumentUrl', () => {
-  it('names one document by a date in the path, a long numeric id or a slug of four or more words', () => {
+  it('names one document by a date in the path or a part of it, a long numeric id or a slug of four or more words (a year is one)', () => {
     for (const url of [
       'http://livenews.example/Articles/2008/01/14/Rabbitohs_ready',
       'https://news.example/2024/03/',
@@ -33,6 +46,8 @@ describe('isDocumentUrl', () => {
       'https://www.meininger.example/wein/lvmh-mit-ordentlichem-wachstum',
       'https://blog.example/posts/how_to_write_a_parser.html',
       'https://zeitung.example/politik/%C3%BCber-die-neue-br%C3%BCcke',
+      'http://blog.example/blog/briefe/2010-10-26-18',
+      'https://weather.example/news/histalp-oesterreich-jahresbericht-2021',
     ]) expect(isDocumentUrl(url), url).toBe(true);
   });
 
@@ -43,6 +58,7 @@ describe('isDocumentUrl', () => {
       'https://shop.example/products/bike',
       'https://agency.example/services/hr-solutions/hr-consulting/',
       'https://news.example/category/world?page=12',
+      'https://shop.example/collections/summer-sale-2024',
       'https://news.example/%E0%A4%A',
       'not a url',
     ]) expect(isDocumentUrl(url), url).toBe(false);

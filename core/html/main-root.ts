@@ -14,6 +14,8 @@ const CLEAR_ROOT_SHARE = 0.5;
 /** A root with less text than both of these (characters, share of the page's) is a sliver of the page, not its main block. */
 const SLIVER_TEXT = 1000;
 const SLIVER_SHARE = 0.1;
+/** Share of the page's text under which a short root is a sliver on a hub's URL (not `isDocumentUrl`). */
+const HUB_SLIVER_SHARE = 0.5;
 /** How many of the best candidates vote for a shared ancestor, and how good they must be. */
 const TOP_CANDIDATES = 5;
 const ALTERNATIVE_SHARE = 0.75;
@@ -164,9 +166,10 @@ export function chooseRoot(body: Element, stats: StatsMap, url: string): { root:
     if (!isDocumentUrl(url) || prose < CLEAR_ROOT_SHARE * (prose + proseBeside(body, root, drop, stats))) return whole;
   }
   // A sliver of the page (a promotion, a blurb) can hold its only prose when the rest is product
-  // cards or headlines: that page has no main block either.
+  // cards or headlines: that page has no main block either. On a hub (a category, a home page) a
+  // short intro above its items is such a sliver even when it is a good part of the text.
   const text = kept((s) => s.text);
-  if (text < SLIVER_TEXT && text < SLIVER_SHARE * (stats.get(body)?.text ?? 0)) return whole;
+  if (text < SLIVER_TEXT && text < (isDocumentUrl(url) ? SLIVER_SHARE : HUB_SLIVER_SHARE) * (stats.get(body)?.text ?? 0)) return whole;
   return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
 }
 
@@ -187,10 +190,10 @@ function proseBeside(body: Element, root: Element, drop: ReadonlySet<Element>, s
   return beside;
 }
 
-/** Words from which the last part of a URL's path is a document's slug (`lvmh-mit-ordentlichem-wachstum`). */
+/** Words (a year counts as one) from which the last part of a URL's path is a document's slug (`lvmh-mit-ordentlichem-wachstum`, `histalp-jahresbericht-2021`). */
 const SLUG_WORDS = 4;
-/** A date in a path: `/2008/01/14/`, `/2024/03/`. */
-const DATE_PATH = /(?:^|\/)(?:19|20)\d{2}\/\d{1,2}\/(?:\d{1,2}\/)?/;
+/** A date in a path: `/2008/01/14/`, `/2024/03/`, or in a part of it: `/briefe/2010-10-26-18`. */
+const DATE_PATH = /(?:^|\/)(?:19|20)\d{2}\/\d{1,2}\/(?:\d{1,2}\/)?|(?:^|[/_-])(?:19|20)\d{2}-\d{1,2}-\d{1,2}(?:$|[/_.-])/;
 /** An id of five or more digits anywhere in the path or query: `art_aid=73388`, `/listing/615442107/`, `showthread.php?t=186269`. */
 const LONG_ID = /\d{5,}/;
 
@@ -214,7 +217,7 @@ export function isDocumentUrl(url: string): boolean {
   }
   if (DATE_PATH.test(path) || LONG_ID.test(path + parsed.search)) return true;
   const last = path.split('/').filter(Boolean).pop() ?? '';
-  return last.replace(/\.[a-z]{2,5}$/i, '').split(/[-_+\s]+/).filter((word) => /\p{L}/u.test(word)).length >= SLUG_WORDS;
+  return last.replace(/\.[a-z]{2,5}$/i, '').split(/[-_+\s]+/).filter((word) => /\p{L}|^(?:19|20)\d{2}$/u.test(word)).length >= SLUG_WORDS;
 }
 
 /** How far above the root the page's title may sit for the root to reach up to it. */
