@@ -6,7 +6,7 @@
 import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
 import { isHeaderLike, namesComments, namesConsent, namesContent, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, hasAncestorIn, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
+import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
@@ -193,7 +193,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
   let mainProse: boolean | undefined; // measured only when its text does not already outweigh the edge's
   const isSiteEdge = (el: Element): boolean => {
     if (main === undefined) main = findDescendant(root, isContentRoot) ?? null;
-    if (!main || main.contains(el) || el.contains(main)) return false;
+    if (!main || isWithin(el, main) || isWithin(main, el)) return false;
     const text = visibleTextLength(el);
     return visibleTextLength(main, undefined, text + 1) > text || (mainProse ??= holdsProse(main));
   };
@@ -288,7 +288,7 @@ function proseBefore(root: Element, first: Element, skip: ReadonlySet<Element>, 
       return false;
     }
     if (skip.has(el)) return false;
-    if (!el.contains(first)) sum += ownMass(el, stats);
+    if (!isWithin(first, el)) sum += ownMass(el, stats);
   });
   return sum;
 }

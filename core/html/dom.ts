@@ -215,5 +215,33 @@ export function fromHereOn(first: Element, root: Element): Element[] {
   return rest;
 }
 
+/**
+ * Whether `node` is `ancestor` or lies inside it, as `ancestor.contains(node)` answers: domino's
+ * `contains` builds the ancestor lists of both nodes on every call, which the pruning steps make
+ * for most elements of a page.
+ */
+export function isWithin(node: Node, ancestor: Node): boolean {
+  for (let n: Node | null = node; n; n = n.parentNode) if (n === ancestor) return true;
+  return false;
+}
+
+/**
+ * The text under `root`, as `textContent` reads it, through `firstChild` and `nextSibling`: domino's
+ * `textContent` goes through `childNodes`, which turns every element's list of children into an
+ * array the first time it is asked.
+ */
+export function textOf(root: Node): string {
+  if (root.nodeType === TEXT_NODE) return root.nodeValue ?? '';
+  let text = '';
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) text += child.nodeValue ?? '';
+      else if (child.nodeType === ELEMENT_NODE) walk(child);
+    }
+  };
+  walk(root);
+  return text;
+}
+
 /** Text with its runs of white space as one space, trimmed. */
 export const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();

@@ -250,6 +250,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/The new weir changed the current/g)).toHaveLength(1);
     expect(md).toContain('Same here: we paddle upstream of the weir now');
     expect(md).toContain(lost);
+    // A post that opens with its subject line ("Re: …", which goes) is quoted without it: still a copy.
+    const reply = 'The gauge at the boathouse read two metres on Sunday, and nobody launched below the weir all day. ' +
+      'The club keeps its boats on the racks until it drops below a metre, which took four days after the last storm. ' +
+      'Below the bridge the water still pulls left, towards the old pier, so keep to the right bank when you come through. ' +
+      'The council says the new weir will calm it, but nobody has seen that yet, and the rowing club has moved its races upstream.';
+    const thread = await main(`<main><h1>How strong is the current below the bridge?</h1>
+      <article class="message"><div class="bbWrapper">Re: How strong is the current below the bridge?<br><br>${reply}</div></article>
+      <article class="message"><div class="bbWrapper"><blockquote class="bbCodeBlock bbCodeBlock--quote" data-quote="cy"><div class="bbCodeBlock-content">${reply}</div></blockquote><p>Thanks, we will wait for it to drop below a metre.</p></div></article></main>`);
+    expect(thread.match(/The gauge at the boathouse read two metres/g)).toHaveLength(1);
+    expect(thread).not.toContain('Re: How strong');
+    expect(thread).toContain('Thanks, we will wait for it to drop below a metre.');
     const pull = 'Councils, schools and hospitals will share the cost of the plan over several years, the report says.';
     const story = await main(`<main><article><h1>Council approves the river plan</h1>${prose('river')}<p>${pull}</p>${prose('budget')}<blockquote class="pullquote"><p>${pull}</p></blockquote>${prose('flood')}</article></main>`);
     expect(story.match(/the report says\./g)).toHaveLength(2);

@@ -35,7 +35,7 @@
 import { classWeight } from './class-names.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { ancestorWithTag, hasMedia, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, hasMedia, isWithin, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectTail } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectOtherStories } from './other-stories.js';
@@ -177,9 +177,11 @@ function isCallToAction(el: Element, s: Stats): boolean {
  */
 function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<Element> {
   const found = new Set<Element>();
+  const around = new Set<Node>();
+  for (let up: Node | null = core; up && up !== root; up = up.parentNode) around.add(up);
   walkElements(root, (el) => {
     // The blocks around the best candidate hold the content itself, whatever their class says.
-    if (el.contains(core)) return true;
+    if (around.has(el)) return true;
     if (CODE_BLOCKS.has(el.localName)) return false;
     const s = stats.get(el);
     if (s && el.localName === 'p' && (isReadAlso(el, s) || isCallToAction(el, s))) {
@@ -212,7 +214,7 @@ function isTeaserPage(root: Element, core: Element, furniture: Set<Element>, sta
   let inside = 0;
   let text = 0;
   for (const el of furniture) {
-    if (core.contains(el)) inside += stats.get(el)?.mass ?? 0;
+    if (isWithin(el, core)) inside += stats.get(el)?.mass ?? 0;
     text += stats.get(el)?.text ?? 0;
   }
   if (text > TEASER_ROOT_TEXT * ((stats.get(root)?.text ?? 0) - text)) return true;

@@ -7,7 +7,7 @@
  * the root is mostly in links), or is a sliver of the page's text.
  */
 import { candidateScore, linkDensity, proseMass, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, hasMedia } from './dom.js';
+import { findDescendant, hasMedia, isWithin } from './dom.js';
 
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
 const CLEAR_ROOT_SHARE = 0.5;
@@ -64,7 +64,7 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
     for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
       // Inline elements (a `<span>` or `<a>` around blocks) have no stats of their own: not candidates.
       if (!stats.has(up)) continue;
-      if (good.filter((el) => up!.contains(el)).length >= ALTERNATIVE_VOTES) {
+      if (good.filter((el) => isWithin(el, up!)).length >= ALTERNATIVE_VOTES) {
         top = up;
         break;
       }
@@ -241,8 +241,8 @@ function withTitle(body: Element, root: Element, drop: Set<Element>, stats: Stat
   }
   if (!title || findDescendant(root, (el) => el.localName === 'h1')) return undefined;
   let top = root.parentElement;
-  for (let level = 1; top && top !== body && !top.contains(title) && level < TITLE_LEVELS; level++) top = top.parentElement;
-  if (!top || top === body || !top.contains(title) || !stats.has(top)) return undefined;
+  for (let level = 1; top && top !== body && !isWithin(title, top) && level < TITLE_LEVELS; level++) top = top.parentElement;
+  if (!top || top === body || !isWithin(title, top) || !stats.has(top)) return undefined;
   const widened = new Set(drop);
   let added = 0;
   let addedLinks = 0;
@@ -255,7 +255,7 @@ function withTitle(body: Element, root: Element, drop: Set<Element>, stats: Stat
         continue;
       }
       // Before the path: kept when it lies after the title (or holds it); after the path: dropped.
-      const keep = before && (!lca || c.contains(title) || !!(title.compareDocumentPosition(c) & 4));
+      const keep = before && (!lca || isWithin(title, c) || !!(title.compareDocumentPosition(c) & 4));
       if (!keep) widened.add(c);
       else {
         added += stats.get(c)?.text ?? 0;

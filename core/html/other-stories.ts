@@ -3,7 +3,7 @@
  * (main-content.ts step 4): it and what follows it in the root go. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { collapse, fromHereOn, linkTextOf, visibleTextLength, wrapFrom } from './dom.js';
+import { collapse, fromHereOn, isWithin, linkTextOf, textOf, visibleTextLength, wrapFrom } from './dom.js';
 import { isLoneInline } from './lines.js';
 
 /** Whole headings that open a list of other stories, in English and German, and the usual ones in French, Spanish, Italian, Portuguese and Dutch. */
@@ -37,7 +37,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
   let total: number | undefined; // measured once a heading matches: most pages have none
   // Whether the line `el` ends the article; if so, what goes with it is in `found`.
   const ends = (el: Element, length: number, inline: boolean): boolean => {
-    const wording = collapse(el.textContent ?? '');
+    const wording = collapse(textOf(el));
     const comments = COMMENTS_OPEN.test(wording);
     if (!comments && !OTHER_STORIES.test(wording)) return false;
     let rest = fromHereOn(el, root);
@@ -59,7 +59,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
   };
   for (const el of stats.keys()) {
     const s = stats.get(el)!;
-    if (s.text === 0 || !root.contains(el)) continue;
+    if (s.text === 0 || !isWithin(el, root)) continue;
     // A heading, or a line of its own without links (`<p class="uppercase">Trending stories</p>`).
     const line = /^h[2-6]$/.test(el.localName) || (s.inline === s.text && s.links === 0);
     if (line && s.text <= OPENER_LINE && ends(el, s.text, false)) return found;

@@ -7,7 +7,7 @@
  * "Stability: Experimental" notes, a guide quotes its own example, and the references keep them.
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, collapse, findDescendant, walkElements } from './dom.js';
+import { ancestorWithTag, collapse, findDescendant, isWithin, textOf, walkElements } from './dom.js';
 
 /** Characters at least of a quoted line that goes: shorter ones ("Yes", "Thanks!") repeat by nature. */
 const REPEAT_LINE = 60;
@@ -22,26 +22,59 @@ function isPostQuote(quote: Element): boolean {
 
 /** Lines (blocks of inline text only) in a post's quote or a block for one screen whose text an earlier line of the root already shows. */
 export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
-  const seen = new Map<string, Element>();
+  // Lines seen, by their length as it is now (earlier steps may have taken a line out of a block
+  // since it was measured): a line's text is collapsed and compared only when an earlier one is as
+  // long, which few are (collapsing every paragraph was most of this step's cost).
+  const seen = new Map<number, Element[]>();
+  const texts = new Map<Element, string>();
+  const lineText = (el: Element): string => {
+    let text = texts.get(el);
+    if (text === undefined) texts.set(el, (text = collapse(textOf(el))));
+    return text;
+  };
   const found = new Set<Element>();
   walkElements(root, (el) => {
     // Code repeats by design.
     if (el.localName === 'pre') return false;
     const s = stats.get(el);
     if (!s || s.text < REPEAT_LINE || s.inline !== s.text) return true;
-    const text = collapse(el.textContent ?? '');
-    const first = seen.get(text);
-    if (!first) seen.set(text, el);
+    const length = nonSpaceLength(el);
+    const alike = seen.get(length);
+    if (!alike) {
+      seen.set(length, [el]);
+      return false;
+    }
+    const text = lineText(el);
+    const first = alike.find((other) => lineText(other) === text);
+    if (!first) alike.push(el);
     else {
       const quote = QUOTES.has(el.localName) ? el : ancestorWithTag(el, QUOTES, root);
       const screen = oneScreenBlock(el, root);
       // A copy for another screen: the first showing is outside the block that holds the copy.
-      if ((quote && isPostQuote(quote)) || (screen && !screen.contains(first))) found.add(el);
+      if ((quote && isPostQuote(quote)) || (screen && !isWithin(first, screen))) found.add(el);
     }
     return false;
   });
   return found;
 }
+
+/** Characters under `el` that are not white space as `\s` reads it: lines whose collapsed texts are equal have as many. */
+function nonSpaceLength(el: Node): number {
+  let n = 0;
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 1) n += nonSpaceLength(child);
+    else if (child.nodeType === 3) {
+      const text = child.nodeValue ?? '';
+      for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) n++;
+    }
+  }
+  return n;
+}
+
+/** The characters `\s` matches. */
+const isSpace = (c: number): boolean =>
+  c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
 /** Class tokens of a block shown on some screens only: `mobileText`, `product-description hidden-up-md`, `d-md-none`, `desktop-only`. */
 const ONE_SCREEN = /(?:^|[-_\s])(?:mobile|desktop|tablet)(?:[-_A-Z\s]|$)|(?:^|\s)(?:hidden|visible|show|hide)-(?:xs|sm|md|lg|xl|up|down|for)\b|(?:^|\s)d-(?:xs|sm|md|lg|xl)-none\b/;

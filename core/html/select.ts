@@ -8,7 +8,7 @@
  * that is excluded, or inside an excluded one, is gone even if it was also included. Includes
  * nested in other includes are kept once, inside their ancestor.
  */
-import { parseHtml } from './dom.js';
+import { isWithin, parseHtml } from './dom.js';
 import { InvalidSelectorError } from './errors.js';
 
 /**
@@ -104,7 +104,7 @@ export function applySelectors(
   const kept: Element[] = [];
   const keptSet = new Set<Element>();
   for (const el of included) {
-    if (!body.contains(el)) continue; // removed by an exclude
+    if (!isWithin(el, body)) continue; // removed by an exclude
     let nested = false;
     for (let up = el.parentElement; up && up !== body && !nested; up = up.parentElement) nested = keptSet.has(up);
     if (nested) continue;

@@ -8,7 +8,7 @@
  */
 import { classIdParts } from './class-names.js';
 import type { Stats, StatsMap } from './content-score.js';
-import { findDescendant, fromHereOn } from './dom.js';
+import { findDescendant, fromHereOn, isWithin } from './dom.js';
 
 /** Cards in a row, at least: two alike can be a pair of figures. */
 const RUN = 3;
@@ -96,7 +96,7 @@ function cardRuns(root: Element, stats: StatsMap): Element[][] {
     // Through firstChild and nextSibling: domino's element-only accessors rebuild a cache each time.
     const children: Element[] = [];
     for (let c = parent.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) children.push(c as Element);
-    if (children.length < RUN || !root.contains(parent)) continue;
+    if (children.length < RUN || !isWithin(parent, root)) continue;
     for (let i = 0; i < children.length; ) {
       let j = i + 1;
       const kind = shape(children[i]);

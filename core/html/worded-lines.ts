@@ -4,12 +4,12 @@
  * Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, collapse, countVisible, findDescendant, linkTextOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { ancestorWithTag, collapse, countVisible, findDescendant, linkTextOf, textOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
-  BYLINE_LINE, BYLINES, CODE_LIKE, COMMA, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, FURNITURE_LINE, LABEL_LINE,
-  NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isNotice, isPrompt, isReadingTime,
+  BYLINE_LINE, BYLINES, CODE_LIKE, COMMA, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
+  NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, mayBeLongWorded, isDateline, isDisclosure, isFurnitureLine, isNotice, isPrompt, isReadingTime,
 } from './worded-patterns.js';
 
 /**
@@ -53,7 +53,7 @@ function isLoneLabel(el: Element, length: number): boolean {
 type Line = Element | readonly Node[];
 
 /**
- * Short lines in the root that are furniture by their wording (FURNITURE_LINE, LABEL_LINE, PROMPT_LINE, a notice).
+ * Short lines in the root that are furniture by their wording (isFurnitureLine, LABEL_LINE, PROMPT_LINE, a notice).
  * In an `article` root, also its dates, reading times, bylines, datelines, disclosures and pointers to other stories;
  * in a whole page (a listing, a forum thread: no main block) those are the content, each card's or post's.
  */
@@ -75,7 +75,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
       if (article && !NO_DISCLOSURE.test(text)) disclosures.set(line, text);
     }
     else if (length <= NOTICE_LINE && isNotice(text)) found.push(line);
-    else if (length <= WORDED_LINE && (FURNITURE_LINE.test(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !HEADINGS.has(tag) && !CELLS.has(tag) && !isCode(line, text)))) found.push(line);
+    else if (length <= WORDED_LINE && (isFurnitureLine(text) || isPrompt(text, commas) || (LABEL_LINE.test(text) && !HEADINGS.has(tag) && !CELLS.has(tag) && !isCode(line, text)))) found.push(line);
     else if (length <= TOC_LABEL_LINE && TOC_LABEL.test(text) && isElement(line) && isLoneLabel(line, length)) found.push(line);
     else if (length <= 4 && LONE_NUMBER.test(text)) {
       if (isElement(line) && isLoneLabel(line, length) && !ancestorWithTag(line, CELLS) && !isCode(line, text)) numbers.push([line, Number(text)]);
@@ -87,7 +87,10 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
   };
   const judgeElement = (el: Element, length: number, commas: number): void => {
-    if (length > 0 && length <= DISCLOSURE_LINE) judge(el, el.localName, length, collapse(el.textContent ?? ''), commas);
+    if (length === 0 || length > DISCLOSURE_LINE) return;
+    // A long line that cannot be a disclosure or a notice is judged by its length alone (it counts as prose).
+    const raw = textOf(el);
+    judge(el, el.localName, length, length > WORDED_LINE && !mayBeLongWorded(raw) ? '' : collapse(raw), commas);
   };
   // A block that also holds blocks, or is too long to be one line: its runs of text and inline
   // elements between blocks and line breaks are lines (`…</p><hr><span class="legal">Copyright
@@ -100,10 +103,10 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
       }
       if (run.length === 1 && run[0].nodeType === 1) {
         const el = run[0] as Element;
-        judgeElement(el, visibleTextLength(el), (el.textContent ?? '').split(COMMA).length - 1);
+        judgeElement(el, visibleTextLength(el), textOf(el).split(COMMA).length - 1);
         continue;
       }
-      const text = collapse(run.map((n) => (n.nodeType === 8 ? '' : n.textContent ?? '')).join(''));
+      const text = collapse(run.map(textOf).join(''));
       const length = text.length - (text.match(/ /g)?.length ?? 0);
       judge(run, 'span', length, text, text.split(COMMA).length - 1);
     }

@@ -14,7 +14,11 @@ export const CODE_LIKE = /\w\(|[{}<>=]/u;
  * Each list as one pattern (the same matches: every part has the flags `iu` and no backreference):
  * one pass over a line instead of one a pattern, on every short line of every page.
  */
-const oneOf = (patterns: readonly RegExp[]): RegExp => new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'iu');
+const oneOf = (patterns: readonly RegExp[]): RegExp => {
+  const parts = patterns.map((re) => `(?:${re.source})`).join('|');
+  // Anchored as a whole when every part is: then it is tried at the line's start only, not at every character.
+  return new RegExp(patterns.every((re) => re.source.startsWith('^')) ? `^(?:${parts})` : parts, 'iu');
+};
 
 /** Whole lines that are furniture by their wording: credits, author boxes, prompts. */
 const FURNITURE_LINES = [
@@ -91,8 +95,6 @@ const FURNITURE_LINES = [
   /^(?:(?:story|article) tools|font size|text size)\s*:/iu,
   /^(?:e-?mail|print|send|share)(?: this)? (?:article|story|page)?\s*(?:to (?:a )?friends?\b|$)/iu,
   /^(?:printer[- ]?friendly(?: (?:page|version|format))?|print(?:able|er)? version|e-?mail to a friend)\b/iu,
-  // A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO".
-  /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu,
   // Tag and category lines: "Themen: Ehrenamt Jugendverbände", "Tags: python, docker", "Posted in News".
   /^(?:themen|tags?|schlagw(?:ö|oe)rter|stichw(?:ö|oe)rter|kategorien?|categor(?:y|ies)|etiquetas|catégories?)\s*:\s/iu,
   /^(?:filed under|abgelegt unter|this entry was posted in)\s/iu,
@@ -164,7 +166,12 @@ const BYLINE_LINES = [
   /^(?:(?:[\p{L}.]+ ){0,3}staff and agencies|(?:[\p{L}.]+ ){0,2}news staff|(?:[\p{L}.]+ )?agencies)$/iu,
   /^(?:(?:last|zuletzt) )?(?:publiziert|veröffentlicht|published|posted|release date|aktualisiert|updated)\b[^!?]{0,40}$/iu,
 ];
-export const FURNITURE_LINE = oneOf(FURNITURE_LINES);
+const FURNITURE_LINE = oneOf(FURNITURE_LINES);
+/** A caption's credit at its end: "… Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO". The only one not at a line's start: its words first. */
+const CREDIT_AT_END = /(?:^|\s)(?:©|\(c\)|(?:foto|fotos|photo|bild)\s*:)\s*[^.!?]{2,50}$/iu;
+const CREDIT_WORDS = /©|\(c\)|foto|photo|bild/iu;
+/** A whole line that is furniture by its wording (FURNITURE_LINES, CREDIT_AT_END). */
+export const isFurnitureLine = (text: string): boolean => FURNITURE_LINE.test(text) || (CREDIT_WORDS.test(text) && CREDIT_AT_END.test(text));
 export const BYLINE_LINE = oneOf(BYLINE_LINES);
 /** Bylines in a root at most (a writer's, published, updated, a second writer's): more are a listing's or a forum's. */
 export const BYLINES = 4;
@@ -212,12 +219,16 @@ function namesOnly(text: string, most: number): boolean {
 const READING_TIME =
   /\b\d{1,3}\s*(?:min(?:ute)?s?|hours?|hrs?)\.?\s*read(?:ing)?(?:\s+time)?\b|\b(?:(?:estimated|average)\s+)?read(?:ing)?\s+time\b\s*:?\s*(?:(?:less than|about|approx\.?)\s+)?(?:(?:an?|\d{1,3})\s*(?:min(?:ute)?s?|hours?|hrs?)\b\.?)?/iu;
 
+const READ_WORD = /read/i;
+
 /**
  * A post's reading time on a line of its own, or with its date and writer ("Oct 11, 2023 · 2 min
  * read", "by Jacob Trussell—10 min read", "Bridgestone Team 5 min read"): an article's or a listing
  * card's furniture. Not a title that ends with one: what is left must be a few names.
  */
 export function isReadingTime(text: string): boolean {
+  // Both of READING_TIME's forms say "read": a search for the word first is far cheaper.
+  if (!READ_WORD.test(text)) return false;
   const found = text.match(READING_TIME);
   return !!found && namesOnly(text.replace(found[0], ' '), 4);
 }
@@ -302,6 +313,15 @@ const NOTICE_OPENS = /^(?:copyright\b|©|\(c\)|distributed by\b)/iu;
 /** Characters at most of a notice line: a few sentences of terms (a syndicator's run to 300-400), not a paragraph that ends with one. */
 export const NOTICE_LINE = 400;
 const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced|distributed|redistributed|broadcast|copied)|without (?:the )?(?:prior |express )?(?:written )?(?:permission|consent))\b/iu;
+
+/**
+ * Whether a line longer than WORDED_LINE may be a disclosure or a notice, the only furniture that
+ * long: their literal words, or a notice's or a consent line's opening. Read on the text as it is,
+ * so that most of a page's paragraphs are never collapsed.
+ */
+const LONG_WORDS = /commission|compensation|affiliate|qualifying|supported|rights|rechte|derechos|droits/iu;
+const LONG_OPENS = /^\s*(?:copyright|©|\(c\)|distributed\s+by|by\s)/iu;
+export const mayBeLongWorded = (raw: string): boolean => LONG_WORDS.test(raw) || LONG_OPENS.test(raw);
 
 /** An affiliate disclosure (DISCLOSURE), literal words first. */
 export const isDisclosure = (text: string): boolean => DISCLOSURE_WORDS.test(text) && DISCLOSURE.test(text);
