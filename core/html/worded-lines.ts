@@ -9,7 +9,7 @@ import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
   BYLINE_LINE, BYLINES, CODE_LIKE, COMMA, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
-  NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, mayBeLongWorded, isDateline, isDisclosure, isFurnitureLine, isNotice, isPrompt, isReadingTime,
+  NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isFurnitureLine, isNotice, isPrompt, isReadingTime, mayBeLongWorded,
 } from './worded-patterns.js';
 
 /**

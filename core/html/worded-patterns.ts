@@ -319,7 +319,7 @@ const NOTICE_RESERVES = /\b(?:(?:may|must) not be (?:re)?(?:published|reproduced
  * long: their literal words, or a notice's or a consent line's opening. Read on the text as it is,
  * so that most of a page's paragraphs are never collapsed.
  */
-const LONG_WORDS = /commission|compensation|affiliate|qualifying|supported|rights|rechte|derechos|droits/iu;
+const LONG_WORDS = new RegExp(`${DISCLOSURE_WORDS.source}|${RIGHTS_WORDS.source}`, 'iu');
 const LONG_OPENS = /^\s*(?:copyright|©|\(c\)|distributed\s+by|by\s)/iu;
 export const mayBeLongWorded = (raw: string): boolean => LONG_WORDS.test(raw) || LONG_OPENS.test(raw);
 
