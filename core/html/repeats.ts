@@ -8,6 +8,7 @@
  */
 import { type StatsMap } from './content-score.js';
 import { ancestorWithTag, collapse, findDescendant, isWithin, textOf, walkElements } from './dom.js';
+import { isSpace } from './markdown-text.js';
 
 /** Characters at least of a quoted line that goes: shorter ones ("Yes", "Thanks!") repeat by nature. */
 const REPEAT_LINE = 60;
@@ -70,11 +71,6 @@ function nonSpaceLength(el: Node): number {
   }
   return n;
 }
-
-/** The characters `\s` matches. */
-const isSpace = (c: number): boolean =>
-  c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
 /** Class tokens of a block shown on some screens only: `mobileText`, `product-description hidden-up-md`, `d-md-none`, `desktop-only`. */
 const ONE_SCREEN = /(?:^|[-_\s])(?:mobile|desktop|tablet)(?:[-_A-Z\s]|$)|(?:^|\s)(?:hidden|visible|show|hide)-(?:xs|sm|md|lg|xl|up|down|for)\b|(?:^|\s)d-(?:xs|sm|md|lg|xl)-none\b/;
