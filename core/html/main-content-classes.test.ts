@@ -690,6 +690,27 @@ git clone &lt;repo url&gt;</code></pre>`;
     }
   });
 
+  it("keeps a page builder's section headings, each in a widget of its own (Elementor), and still drops a sidebar widget's title with its links and a share widget's heading", async () => {
+    const widget = (kind: string, inner: string) => `<section class="elementor-section elementor-top-section"><div class="elementor-container"><div class="elementor-column">
+      <div class="elementor-widget-wrap elementor-element-populated"><div class="elementor-element elementor-widget elementor-widget-${kind}"><div class="elementor-widget-container">${inner}</div></div></div></div></div></section>`;
+    const recent = Array.from({ length: 5 }, (_, i) => `<li><a href="/2026/10/post-${i}">Recent post number ${i} on the river</a></li>`).join('');
+    const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1>
+      ${widget('heading', '<h2 class="elementor-heading-title">Why the council chose the river</h2>')}${widget('text-editor', prose('river'))}
+      ${widget('heading', '<h3 class="elementor-heading-title">What the budget pays for</h3>')}${widget('text-editor', prose('budget'))}
+      ${widget('heading', '<h3 class="elementor-heading-title">When the work begins</h3>')}${widget('text-editor', `${prose('flood')}${prose('bridge')}`)}
+      ${widget('heading', '<h3 class="elementor-heading-title"><a href="/2026/10/older">An older story about the river</a></h3>')}
+      <div class="share-widget"><h4>Share this story</h4></div></article>
+      <aside class="widget"><h3 class="widget-title">Recent posts</h3><ul>${recent}</ul></aside></main>${siteFooter}`);
+    expect(md).toContain('## Why the council chose the river');
+    expect(md).toContain('### What the budget pays for');
+    expect(md).toContain('### When the work begins');
+    expect(md).toContain('The bridge report, published on day 4');
+    expect(md).not.toContain('An older story about the river');
+    expect(md).not.toContain('Share this story');
+    expect(md).not.toContain('Recent posts');
+    expect(md).not.toContain('Recent post number');
+  });
+
   it('reads no word into a CSS module\'s hash (item__adF2E), and still drops an ad slot', async () => {
     const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1>${prose('river')}
       <div class="FaqItem_answer__adF2E"><p>Questions about the plan are answered by the council within two working days.</p></div>

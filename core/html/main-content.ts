@@ -32,10 +32,10 @@
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
-import { classWeight } from './class-names.js';
+import { classWeight, names } from './class-names.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { ancestorWithTag, hasMedia, isWithin, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, findDescendant, hasMedia, isWithin, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectTail } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectOtherStories } from './other-stories.js';
@@ -76,7 +76,7 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   const weight = classWeight(el);
   if (s.commas >= 10) return false;
   // Class words alone do not make furniture of a block with prose of its own.
-  if (weight + s.score < 0 && s.mass < FURNITURE_PROSE) return true;
+  if (weight + s.score < 0 && s.mass < FURNITURE_PROSE && !isHeadingWidget(el, s)) return true;
   const tag = el.localName;
   if (tag === 'table' && isDataTable(el)) return false;
   // An image strip: images with little text each (a forum post or recipe step with smileys or
@@ -95,6 +95,18 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   // A long list is headlines when its text is nearly all links; with prose around its links it is content.
   if (isList && s.text >= SMALL_BLOCK) return density > HEADLINE_LIST_DENSITY;
   return density > 0.5 || (weight < 25 && density > (isList ? 0.5 : 0.2));
+}
+
+/**
+ * A page builder's heading widget (Elementor's `elementor-widget-heading` in its `elementor-widget-wrap`):
+ * one heading and nothing else, in a block that only weak words (`widget`) count against. Such
+ * builders put each section's heading in a widget of its own beside the text's; it is the section's
+ * title. Not a heading that links (a teaser's), nor one in a block named as chrome.
+ */
+function isHeadingWidget(el: Element, s: Stats): boolean {
+  if (s.links > 0 || s.text === 0 || names(el).chrome) return false;
+  const heading = findDescendant(el, (d) => HEADING.test(d.localName));
+  return heading !== undefined && visibleTextLength(heading) === s.text;
 }
 
 /** Links to sections of the page, at least, in a table of contents. */
