@@ -711,6 +711,25 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Recent post number');
   });
 
+  it("keeps the first half of a guide whose unclosed sections nest each later section in the one before, and still drops what follows the article", async () => {
+    // <section> is never closed: a browser, and our parser, nest every later section inside the
+    // one before it, so the guide's longest part lies deep in a chain of sections, below one that
+    // adds little (a callout).
+    const parts = ['river', 'budget', 'flood', 'tram', 'museum', 'library', 'market'];
+    const md = await main(`${siteChrome}<main><article><h1>A guide to the river plan</h1>
+      ${parts.map((topic, i) => `<section>${i % 2 ? `<h2>Part ${i}</h2>` : ''}${prose(topic, 2)}`).join('\n')}
+      <section><div class="callout"><p>Listen to the council's meeting.</p></div>
+      <section><h2>How the work goes on</h2>${['bridge', 'school', 'hospital', 'road', 'park', 'harbour'].map((topic) => prose(topic)).join('')}
+      </article><div class="more"><h2>More stories</h2>${prose('festival', 2)}</div></main>${siteFooter}`);
+    expect(md).toContain('# A guide to the river plan');
+    expect(md).toContain('The river report, published on day 2');
+    expect(md).toContain('## Part 3');
+    expect(md).toContain('The market report, published on day 2');
+    expect(md).toContain('## How the work goes on');
+    expect(md).toContain('The harbour report, published on day 4');
+    expect(md).not.toContain('The festival report');
+  });
+
   it('reads no word into a CSS module\'s hash (item__adF2E), and still drops an ad slot', async () => {
     const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1>${prose('river')}
       <div class="FaqItem_answer__adF2E"><p>Questions about the plan are answered by the council within two working days.</p></div>

@@ -1,7 +1,8 @@
 /**
  * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
  * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
- * good candidates share, to a parent that scores higher or holds much more prose outside links, to
+ * good candidates share, to a parent that scores higher or holds much more prose outside links (or
+ * an ancestor a few levels up that holds the text's beginning), to
  * its parent when siblings are content too, and up to the article's title; or body, when that root
  * does not hold most of the page's prose (unless the URL names one document and the prose beside
  * the root is mostly in links), or is a sliver of the page's text.
@@ -28,6 +29,8 @@ const ALTERNATIVE_VOTES = 3;
  */
 const WIDEN_GAIN = 0.25;
 const WIDEN_LINK_POWER = 3;
+/** Levels above a parent that adds too little where the root may still widen (see topCandidate). */
+const WIDEN_LOOKAHEAD = 3;
 /** Share of the root's text in code from which a page is technical (see applyMainContent). */
 const TECHNICAL_SHARE = 0.05;
 /** Same-page links from which a page is a sectioned document (see isTechnical). */
@@ -86,16 +89,45 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
     last = score;
   }
   // Widen while the parent holds much more prose: documentation spreads its text over sections.
-  for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+  // Past a parent that adds little, an ancestor a few levels up may still hold the text's first
+  // part, when little prose follows the root up there: unclosed <section>s nest each later part of a
+  // guide in the one before, and its last part can be the best candidate, a callout above it.
+  const adds = (up: Element): boolean => {
     const us = stats.get(up);
-    if (!us) continue;
     const ts = stats.get(top)!;
-    const prose = proseMass(ts);
-    const added = (proseMass(us) - prose) * addedOutsideLinks(us, ts) ** WIDEN_LINK_POWER;
-    if (elementChildren(up).length > 1 && added < gain * prose) break;
+    return !!us && (proseMass(us) - proseMass(ts)) * addedOutsideLinks(us, ts) ** WIDEN_LINK_POWER >= gain * proseMass(ts);
+  };
+  for (let up: Element | null = top.parentElement; up && up !== body; up = up.parentElement) {
+    if (!stats.has(up)) continue;
+    if (elementChildren(up).length > 1 && !adds(up)) {
+      const further = widerAncestor(up, top, body, adds, stats, gain);
+      if (!further) break;
+      up = further;
+    }
     top = up;
   }
   return top;
+}
+
+/** An ancestor of `parent`, WIDEN_LOOKAHEAD levels up at most, that adds enough to `top` while little prose follows it there. */
+function widerAncestor(parent: Element, top: Element, body: Element, adds: (el: Element) => boolean, stats: StatsMap, gain: number): Element | undefined {
+  let up = parent.parentElement;
+  for (let level = 0; up && up !== body && level < WIDEN_LOOKAHEAD; level++, up = up.parentElement) {
+    if (adds(up) && proseAfter(top, up, stats) < gain * proseMass(stats.get(top)!)) return up;
+  }
+  return undefined;
+}
+
+/** The prose of the elements that follow `el` inside `ancestor` (its siblings after it, and theirs on the way up). */
+function proseAfter(el: Element, ancestor: Element, stats: StatsMap): number {
+  let after = 0;
+  for (let at = el; at !== ancestor && at.parentElement; at = at.parentElement) {
+    for (let c = at.nextElementSibling; c; c = c.nextElementSibling) {
+      const cs = stats.get(c);
+      if (cs) after += proseMass(cs);
+    }
+  }
+  return after;
 }
 
 /**
