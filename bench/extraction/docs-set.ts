@@ -3,7 +3,8 @@
  * locally, with the main content labelled by us: for each generator, the element that holds a
  * page's own content (what a reader came for), less the parts of it that are page chrome.
  *
- *   apt-get install python3-doc rust-doc postgresql-doc-15 nodejs-doc
+ *   apt-get install python3-doc rust-doc postgresql-doc-15
+ *   apt-get download nodejs-doc && dpkg-deb -x nodejs-doc_*.deb /   # not `apt-get install`: see below
  *   npx tsx bench/extraction/docs-set.ts /tmp/docs-set
  *
  * Five generators, so no one template decides the figure: Sphinx (Python), rustdoc (Rust's
@@ -11,6 +12,10 @@
  * contributes up to PER_SOURCE pages picked by a hash of their path (stable across runs), of at
  * most MAX_BYTES, whose labelled text has at least MIN_TEXT characters (redirect stubs and indexes
  * fall out). Writes manifest.json, pages/<id>.html (copies) and gold/<id>.txt.
+ *
+ * Debian's nodejs-doc (Node 18's) depends on Debian's own nodejs: `apt-get install nodejs-doc` on a
+ * machine whose Node.js 20 came from NodeSource's package removes that Node.js and npm (seen on
+ * 2026-12-04). Unpacking the package's files, as above, leaves the installed Node.js alone.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -97,7 +102,7 @@ mkdirSync(join(out, 'gold'), { recursive: true });
 const manifest: DocsManifestEntry[] = [];
 for (const source of SOURCES) {
   if (!existsSync(source.root)) {
-    console.error(`${source.name}: ${source.root} is missing (apt-get install python3-doc rust-doc postgresql-doc-15 nodejs-doc)`);
+    console.error(`${source.name}: ${source.root} is missing (see the top of bench/extraction/docs-set.ts for how to install it)`);
     process.exit(1);
   }
   const files = listFiles(source.root)
