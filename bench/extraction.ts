@@ -5,10 +5,10 @@
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
  *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--part dev|held-out|all] [--worst N] [--dump DIR] [--digits 4]
- *     [--systems ours,ours-markdown,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
+ *     [--systems ours,ours-markdown,ours-untitled,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
- * onlyMainContent (its markdown as plain text, and as-is), the whole page (onlyMainContent off),
+ * onlyMainContent (its markdown as plain text, as-is, and without its title: `ours-untitled`), the whole page (onlyMainContent off),
  * Readability.js on our domino tree (the library we could have used instead), and as baselines
  * trafilatura and Readability.js on jsdom. Scoring as the public benchmarks do (score.ts). `--worst N` lists
  * the development pages where ours does worst; held-out pages are never listed.
@@ -115,11 +115,20 @@ async function readabilityOnDomino(): Promise<Map<string, Extraction>> {
   return out;
 }
 
+/**
+ * The same markdown without its first level-one heading (the page's title, which we keep): a
+ * diagnostic, for how much of a dataset's score is the title its references leave out.
+ */
+function untitled(markdown: Map<string, Extraction>): Map<string, Extraction> {
+  return new Map([...markdown].map(([id, e]) => [id, { ...e, text: e.text.replace(/^# .*$/m, '') }]));
+}
+
 const systems = new Map<string, Map<string, Extraction>>();
-if (wanted.has('ours') || wanted.has('ours-markdown')) {
+if (wanted.has('ours') || wanted.has('ours-markdown') || wanted.has('ours-untitled')) {
   const markdown = await ours(true);
   if (wanted.has('ours')) systems.set('ours', asText(markdown));
   if (wanted.has('ours-markdown')) systems.set('ours-markdown', markdown);
+  if (wanted.has('ours-untitled')) systems.set('ours-untitled', asText(untitled(markdown)));
 }
 if (wanted.has('whole-page')) systems.set('whole-page', asText(await ours(false)));
 if (wanted.has('readability-domino')) systems.set('readability-domino', await readabilityOnDomino());
