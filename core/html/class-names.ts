@@ -217,6 +217,14 @@ export function classIdParts(el: Element): readonly string[] {
  */
 const PROPERTY_WORDS = new Set(['has', 'with', 'without', 'no', 'layout']);
 
+/**
+ * Page builders whose every block is a "widget" (`elementor-widget elementor-widget-text-editor`
+ * around a paragraph, `elementor-widget-container`): there the word names a block of the page, not a
+ * sidebar's widget. Read as one word (`elementorwidget`), which is not chrome; the rest of the class
+ * still is (`elementor-widget-nav-menu`, `elementor-widget-social-icons`, `elementor-location-footer`).
+ */
+const BUILDERS = new Set(['elementor']);
+
 function splitWords(raw: string): string[] {
   const parts = raw
     .replace(SCRIPT_HOOK, '$1')
@@ -226,6 +234,9 @@ function splitWords(raw: string): string[] {
     .split(/[\s_-]+/)
     .filter(Boolean);
   const out: string[] = [];
-  for (let i = 0; i < parts.length; i++) out.push(PROPERTY_WORDS.has(parts[i]) && parts[i + 1] === 'sidebar' ? parts[i] + parts[++i] : parts[i]);
+  for (let i = 0; i < parts.length; i++) {
+    const joined = (PROPERTY_WORDS.has(parts[i]) && parts[i + 1] === 'sidebar') || (BUILDERS.has(parts[i]) && parts[i + 1] === 'widget');
+    out.push(joined ? parts[i] + parts[++i] : parts[i]);
+  }
   return out;
 }

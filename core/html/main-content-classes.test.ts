@@ -711,6 +711,23 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Recent post number');
   });
 
+  it("keeps a page builder's short paragraphs, each in a text widget of its own (Elementor), and still drops its menu and social widgets", async () => {
+    const widget = (kind: string, inner: string) => `<div class="elementor-element elementor-widget elementor-widget-${kind}"><div class="elementor-widget-container">${inner}</div></div>`;
+    const apps = ['Babbel', 'Mondly', 'Memrise', 'Busuu'].map((app, i) => widget('text-editor', `<p><a href="/${app.toLowerCase()}-review"><strong>${app}:</strong></a> A quick way to learn ${10 + i} languages through grammar, speaking and reading.</p>`));
+    const menu = ['Reviews', 'Guides', 'Courses', 'About', 'Contact'].map((item) => `<li><a href="/${item.toLowerCase()}">${item}</a></li>`).join('');
+    const md = await main(`<div class="elementor-location-header">${widget('nav-menu', `<nav><ul>${menu}</ul></nav>`)}</div>
+      <main><article><h1>Language apps compared</h1><div class="elementor-widget-wrap">
+      ${widget('text-editor', prose('river'))}${widget('text-editor', '<p><strong>My top choices are:</strong></p>')}${apps.join('')}
+      ${widget('text-editor', `${prose('budget')}${prose('flood')}`)}
+      ${widget('social-icons', '<a href="https://facebook.com/x">Facebook</a><a href="https://x.com/x">X</a><a href="https://instagram.com/x">Instagram</a>')}
+      </div></article></main>${siteFooter}`);
+    expect(md).toContain('A quick way to learn 10 languages');
+    expect(md).toContain('A quick way to learn 13 languages');
+    expect(md).toContain('The flood report, published on day 4');
+    expect(md).not.toContain('Courses');
+    expect(md).not.toContain('Instagram');
+  });
+
   it("keeps the first half of a guide whose unclosed sections nest each later section in the one before, and still drops what follows the article", async () => {
     // <section> is never closed: a browser, and our parser, nest every later section inside the
     // one before it, so the guide's longest part lies deep in a chain of sections, below one that
