@@ -94,13 +94,15 @@ function cardRuns(root: Element, stats: StatsMap): Element[][] {
     if (!parent || seen.has(parent)) continue;
     seen.add(parent);
     // Through firstChild and nextSibling: domino's element-only accessors rebuild a cache each time.
+    let count = 0;
+    for (let c = parent.firstChild; c && count < RUN; c = c.nextSibling) if (c.nodeType === 1) count++;
+    if (count < RUN || !isWithin(parent, root)) continue;
     const children: Element[] = [];
     for (let c = parent.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) children.push(c as Element);
-    if (children.length < RUN || !isWithin(parent, root)) continue;
+    const shapes = children.map(shape);
     for (let i = 0; i < children.length; ) {
       let j = i + 1;
-      const kind = shape(children[i]);
-      while (j < children.length && shape(children[j]) === kind) j++;
+      while (j < children.length && shapes[j] === shapes[i]) j++;
       const run = children.slice(i, j);
       i = j;
       if (run.length >= RUN && run.every((c) => isCard(c, stats)) && atLeast(run, RUN, hasExcerpt)) runs.push(run);
