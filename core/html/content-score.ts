@@ -9,6 +9,7 @@
  * credit plus what its tag and class/id say, times the share of its text outside links.
  */
 import { classWeight } from './class-names.js';
+import { isComma } from './worded-patterns.js';
 
 export interface Stats {
   /** Visible (non-whitespace) characters under the element. */
@@ -57,8 +58,6 @@ const TAG_SCORE: Record<string, number> = {
   address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
   h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5,
 };
-
-const isComma = (c: number) => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c;
 
 export type StatsMap = Map<Element, Stats>;
 

@@ -8,7 +8,7 @@ import { ancestorWithTag, collapse, countVisible, findDescendant, linkTextOf, te
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
-  BYLINE_LINE, BYLINES, CODE_LIKE, COMMA, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
+  BYLINE_LINE, BYLINES, CODE_LIKE, countCommas, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
   NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isFurnitureLine, isNotice, isPrompt, isReadingTime, mayBeLongWorded,
 } from './worded-patterns.js';
 
@@ -86,10 +86,8 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
     else if (length <= WORDED_LINE && isPointer(line, length, text)) found.push(line);
     else if (prose === 0 && isDateline(tag, text)) datelines.push(line);
   };
-  const judgeElement = (el: Element, length: number, commas: number): void => {
-    if (length === 0 || length > DISCLOSURE_LINE) return;
+  const judgeElement = (el: Element, length: number, commas: number, raw = textOf(el)): void => {
     // A long line that cannot be a disclosure or a notice is judged by its length alone (it counts as prose).
-    const raw = textOf(el);
     judge(el, el.localName, length, length > WORDED_LINE && !mayBeLongWorded(raw) ? '' : collapse(raw), commas);
   };
   // A block that also holds blocks, or is too long to be one line: its runs of text and inline
@@ -103,12 +101,16 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
       }
       if (run.length === 1 && run[0].nodeType === 1) {
         const el = run[0] as Element;
-        judgeElement(el, visibleTextLength(el), textOf(el).split(COMMA).length - 1);
+        const length = visibleTextLength(el);
+        if (length === 0 || length > DISCLOSURE_LINE) continue;
+        const raw = textOf(el);
+        judgeElement(el, length, countCommas(raw), raw);
         continue;
       }
       const text = collapse(run.map(textOf).join(''));
-      const length = text.length - (text.match(/ /g)?.length ?? 0);
-      judge(run, 'span', length, text, text.split(COMMA).length - 1);
+      let spaces = 0;
+      for (let i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', i + 1)) spaces++;
+      judge(run, 'span', text.length - spaces, text, countCommas(text));
     }
   };
   if (stats.get(root)!.inline > 0) judgeRuns(root);
