@@ -9,7 +9,6 @@
  * credit plus what its tag and class/id say, times the share of its text outside links.
  */
 import { classWeight } from './class-names.js';
-import { isComma } from './worded-patterns.js';
 
 export interface Stats {
   /** Visible (non-whitespace) characters under the element. */
@@ -58,6 +57,15 @@ const TAG_SCORE: Record<string, number> = {
   address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
   h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5,
 };
+
+/** A comma, in Latin, full-width, ideographic or Arabic script: what a paragraph's score counts. */
+const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c;
+
+export function countCommas(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (isComma(text.charCodeAt(i))) n++;
+  return n;
+}
 
 export type StatsMap = Map<Element, Stats>;
 

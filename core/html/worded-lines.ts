@@ -3,12 +3,12 @@
  * credits, bylines, datelines, reading times, sources, prompts, disclosures, notices (their wording: worded-patterns.ts).
  * Lines as in lines.ts.
  */
-import { type StatsMap } from './content-score.js';
+import { countCommas, type StatsMap } from './content-score.js';
 import { ancestorWithTag, collapse, countVisible, findDescendant, linkTextOf, textOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
-  BYLINE_LINE, BYLINES, CODE_LIKE, countCommas, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
+  BYLINE_LINE, BYLINES, CODE_LIKE, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
   NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isFurnitureLine, isNotice, isPrompt, isReadingTime, mayBeLongWorded,
 } from './worded-patterns.js';
 
@@ -108,9 +108,8 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
         continue;
       }
       const text = collapse(run.map(textOf).join(''));
-      let spaces = 0;
-      for (let i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', i + 1)) spaces++;
-      judge(run, 'span', text.length - spaces, text, countCommas(text));
+      // Collapsed, its only whitespace is single spaces.
+      judge(run, 'span', countVisible(text), text, countCommas(text));
     }
   };
   if (stats.get(root)!.inline > 0) judgeRuns(root);

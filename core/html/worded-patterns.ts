@@ -3,15 +3,6 @@
  * of credits, labels, bylines, datelines, prompts, disclosures and notices, and the tests on a
  * line's text alone.
  */
-/** A comma, in Latin, full-width, ideographic or Arabic script: what a paragraph's score counts. */
-export const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c;
-
-export function countCommas(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) if (isComma(text.charCodeAt(i))) n++;
-  return n;
-}
-
 /** Characters at most of a line judged by its wording. */
 export const WORDED_LINE = 150;
 /** Code in a line ("channel.subscribe(onMessage)", "sources: <string[]>"): an API's, not furniture, whatever its words. */
