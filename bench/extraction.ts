@@ -5,10 +5,11 @@
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
  *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--part dev|held-out|all] [--worst N] [--dump DIR] [--digits 4]
- *     [--systems ours,ours-markdown,ours-untitled,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
+ *     [--systems ours,ours-markdown,ours-untitled,consensus,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
- * onlyMainContent (its markdown as plain text, as-is, and without its title: `ours-untitled`), the whole page (onlyMainContent off),
+ * onlyMainContent (its markdown as plain text, as-is, without its title: `ours-untitled`, and only its lines trafilatura
+ * keeps too: `consensus`), the whole page (onlyMainContent off),
  * Readability.js on our domino tree (the library we could have used instead), and as baselines
  * trafilatura and Readability.js on jsdom. Scoring as the public benchmarks do (score.ts). `--worst N` lists
  * the development pages where ours does worst; held-out pages are never listed.
@@ -123,17 +124,51 @@ function untitled(markdown: Map<string, Extraction>): Map<string, Extraction> {
   return new Map([...markdown].map(([id, e]) => [id, { ...e, text: e.text.replace(/^# .*$/m, '') }]));
 }
 
-const systems = new Map<string, Map<string, Extraction>>();
-if (wanted.has('ours') || wanted.has('ours-markdown') || wanted.has('ours-untitled')) {
-  const markdown = await ours(true);
-  if (wanted.has('ours')) systems.set('ours', asText(markdown));
-  if (wanted.has('ours-markdown')) systems.set('ours-markdown', markdown);
-  if (wanted.has('ours-untitled')) systems.set('ours-untitled', asText(untitled(markdown)));
+/** Lines shorter than this many words are kept by `consensus` whatever the other extractor holds. */
+const CONSENSUS_WORDS = 4;
+
+/**
+ * Our lines that trafilatura keeps too (half a line's 4-word shingles in its output), a diagnostic
+ * of what two extractors agreeing would give, not a system we could ship. Short lines (headings,
+ * labels) stay, and so does all of ours where trafilatura keeps under 30 % of our words. Its CPU is both.
+ */
+function consensus(markdown: Map<string, Extraction>, other: Map<string, Extraction>): Map<string, Extraction> {
+  const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const out = new Map<string, Extraction>();
+  for (const [id, e] of markdown) {
+    const theirs = words(other.get(id)?.text ?? '');
+    const shingles = new Set(theirs.slice(CONSENSUS_WORDS - 1).map((_, i) => theirs.slice(i, i + CONSENSUS_WORDS).join(' ')));
+    const mine = markdownText(e.text);
+    if (theirs.length < 0.3 * words(mine).length) {
+      out.set(id, { text: mine, ms: e.ms + (other.get(id)?.ms ?? 0) });
+      continue;
+    }
+    const kept = e.text.split('\n').filter((line) => {
+      const w = words(markdownText(line));
+      if (w.length < CONSENSUS_WORDS) return true;
+      let shared = 0;
+      for (let i = 0; i + CONSENSUS_WORDS <= w.length; i++) if (shingles.has(w.slice(i, i + CONSENSUS_WORDS).join(' '))) shared++;
+      return shared >= 0.5 * (w.length - CONSENSUS_WORDS + 1);
+    });
+    out.set(id, { text: markdownText(kept.join('\n')), ms: e.ms + (other.get(id)?.ms ?? 0) });
+  }
+  return out;
 }
+
+const systems = new Map<string, Map<string, Extraction>>();
+const wantsOurs = ['ours', 'ours-markdown', 'ours-untitled', 'consensus'].some((name) => wanted.has(name));
+const markdown = wantsOurs ? await ours(true) : new Map<string, Extraction>();
+if (wanted.has('ours')) systems.set('ours', asText(markdown));
+if (wanted.has('ours-markdown')) systems.set('ours-markdown', markdown);
+if (wanted.has('ours-untitled')) systems.set('ours-untitled', asText(untitled(markdown)));
 if (wanted.has('whole-page')) systems.set('whole-page', asText(await ours(false)));
 if (wanted.has('readability-domino')) systems.set('readability-domino', await readabilityOnDomino());
 for (const baseline of baselines(args.cache)) {
-  if (wanted.has(baseline.name)) systems.set(baseline.name, baseline.run(pages));
+  if (wanted.has(baseline.name) || (baseline.name === 'trafilatura' && wanted.has('consensus'))) {
+    const out = baseline.run(pages);
+    if (wanted.has(baseline.name)) systems.set(baseline.name, out);
+    if (baseline.name === 'trafilatura' && wanted.has('consensus')) systems.set('consensus', consensus(markdown, out));
+  }
 }
 
 function pageF1(page: Page, text: string): number {
