@@ -94,11 +94,27 @@ export function trafilaturaSet(dir: string): Page[] {
   });
 }
 
+/**
+ * The address a saved page names for itself (its canonical link, else og:url), as a scrape would
+ * have it: the URL-dependent rules (`isDocumentUrl`) read every page at a stand-in address as a hub.
+ */
+function ownAddress(html: string): string | undefined {
+  const doc = parseHtml(html);
+  const href = doc.querySelector('link[rel~="canonical"]')?.getAttribute('href') ?? doc.querySelector('meta[property="og:url"]')?.getAttribute('content');
+  try {
+    const url = new URL(href ?? '');
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readabilitySet(dir: string): Page[] {
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'expected.html')))
     .map((d) => ({
-      dataset: 'readability', id: d.name, path: join(dir, d.name, 'source.html'), url: `http://fakehost/test/${d.name}/`,
+      dataset: 'readability', id: d.name, path: join(dir, d.name, 'source.html'),
+      url: ownAddress(readFileSync(join(dir, d.name, 'source.html'), 'utf8')) ?? `http://fakehost/test/${d.name}/`,
       gold: { kind: 'text', text: htmlText(readFileSync(join(dir, d.name, 'expected.html'), 'utf8')) }, heldOut: isHeldOut('readability', d.name),
     }));
 }
