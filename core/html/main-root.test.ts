@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { measure } from './content-score.js';
-import { parseHtml } from './dom.js';
+import { isWithin, parseHtml } from './dom.js';
 import { chooseRoot, isDocumentUrl } from './main-root.js';
 
 const prose = (topic: string) =>
@@ -19,6 +19,40 @@ describe('chooseRoot', () => {
     // The same amount of prose outside links: the page's text goes on in the next section.
     const section = (i: number) => `<div class="k"><p>Upgrade your home, cut your costs, and compare the plans, the prices and the people who sell them, in ${i} steps.</p></div>`;
     expect(rootOf(`<div class="node"><div class="body">${story}</div><div class="col2">${[0, 1, 2, 3, 4, 5].map(section).join('')}</div></div>`)).toBe('node');
+  });
+});
+
+describe('chooseRoot with a body the page marks (itemprop="articleBody")', () => {
+  const story = `<h1>Council approves the river plan</h1>${['river', 'budget', 'flood', 'bridge', 'school'].map(prose).join('')}`;
+  const faq = `<div class="faq"><h2>Frequently asked questions</h2>${[0, 1, 2, 3, 4, 5, 6].map((i) => `<div class="item"><h3>What does question ${i} ask about the plan?</h3><p>The council, the city and the county will answer question ${i} in the spring, after the hearings, the surveys and the vote.</p></div>`).join('')}</div>`;
+  const choose = (html: string) => {
+    const body = parseHtml(`<html><body>${html}</body></html>`).body;
+    const chosen = chooseRoot(body, measure(body), 'https://news.example/2026/11/river-plan');
+    const kept = (selector: string): boolean => {
+      const el = body.querySelector(selector)!;
+      return isWithin(el, chosen.root) && ![...chosen.drop].some((d) => isWithin(el, d));
+    };
+    return { root: chosen.root, kept };
+  };
+
+  it('keeps to the marked body: a FAQ after it in the article is not the story', () => {
+    const page = (marked: string) => `<main><article class="post"><div class="entry"${marked}>${story}</div>${faq}</article></main>`;
+    // Unmarked, the FAQ's answers outscore the story and the whole main is the root.
+    expect(choose(page('')).root.localName).toBe('main');
+    expect(choose(page('')).kept('.faq')).toBe(true);
+    const marked = choose(page(' itemprop="articleBody"'));
+    expect(marked.root.className).toBe('entry');
+    expect(marked.kept('.faq')).toBe(false);
+  });
+
+  it('still widens to a thread whose first post is the one marked: three good replies share the thread', () => {
+    const post = (who: string) => `<div class="post"${who === 'ann' ? ' itemprop="articleBody"' : ''}>${prose(`${who}'s`)}</div>`;
+    expect(choose(`<div class="thread">${['ann', 'bob', 'cy', 'dee'].map(post).join('')}</div>`).root.className).toBe('thread');
+  });
+
+  it('is not taken when two blocks are marked: the page does not say which is the story', () => {
+    const page = `<main><article class="post"><div class="entry" itemprop="articleBody">${story}</div><div itemprop="articleBody">${faq}</div></article></main>`;
+    expect(choose(page).root.localName).toBe('main');
   });
 });
 

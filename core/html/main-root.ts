@@ -1,6 +1,7 @@
 /**
  * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
- * The best-scoring candidate (content-score.ts, after Readability), widened to an ancestor several
+ * The best-scoring candidate (content-score.ts, after Readability), or the one block the page marks
+ * as its article's body (`itemprop="articleBody"`, taken as it is), widened to an ancestor several
  * good candidates share, to a parent that scores higher or holds much more prose outside links (or
  * an ancestor a few levels up that holds the text's beginning), to
  * its parent when siblings are content too, and up to the article's title; or body, when that root
@@ -52,14 +53,32 @@ export function isTechnical(s: Stats): boolean {
   return s.codeText >= TECHNICAL_SHARE * s.text || s.fragmentLinks >= SECTION_LINKS;
 }
 
-/** The best candidate, widened as Readability widens it; undefined when no block scored. */
+/** Whether the page marks `el` as its article's body (schema.org microdata: `itemprop="articleBody"`). */
+function isMarkedArticleBody(el: Element): boolean {
+  const prop = el.getAttribute('itemprop');
+  return prop !== null && /(?:^|\s)articlebody(?:\s|$)/i.test(prop);
+}
+
+/**
+ * The best candidate, widened as Readability widens it; undefined when no block scored. A block the
+ * page itself marks as its article's body, the only one so marked and holding prose, is the
+ * candidate as it stands: the publisher's word for where the story ends beats our guesses
+ * (a FAQ or a promotion after the body, a sidebar its score would take in). Only an ancestor that
+ * three good candidates share still takes it: a thread marks its first post so, and the replies are
+ * content too.
+ */
 function topCandidate(body: Element, stats: StatsMap): Element | undefined {
   const gain = isTechnical(stats.get(body)!) ? TECHNICAL_WIDEN_GAIN : WIDEN_GAIN;
   const ranked: Array<[Element, number]> = [];
-  for (const [el, s] of stats) if (s.score > 0 && el !== body) ranked.push([el, candidateScore(el, s)]);
+  let marked: Element | null | undefined;
+  for (const [el, s] of stats) {
+    if (s.score > 0 && el !== body) ranked.push([el, candidateScore(el, s)]);
+    if (el.hasAttribute('itemprop') && isMarkedArticleBody(el)) marked = marked === undefined && proseMass(s) > 0 ? el : null;
+  }
   if (ranked.length === 0) return undefined;
   ranked.sort((a, b) => b[1] - a[1]);
   let [top] = ranked[0];
+  if (marked) top = marked;
   const topScore = ranked[0][1];
   // An ancestor that several good candidates share holds an article split into parts.
   const good = ranked.slice(1, TOP_CANDIDATES).filter(([, sc]) => sc >= topScore * ALTERNATIVE_SHARE).map(([el]) => el);
@@ -69,10 +88,12 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
       if (!stats.has(up)) continue;
       if (good.filter((el) => isWithin(el, up!)).length >= ALTERNATIVE_VOTES) {
         top = up;
+        marked = undefined;
         break;
       }
     }
   }
+  if (marked) return marked;
   // Climb to an ancestor that scores higher than the candidate (its text continues there),
   // through ancestors that keep at least a third of its score.
   let last = candidateScore(top, stats.get(top)!);
