@@ -9,6 +9,7 @@ import { removeNonContent } from './clean.js';
 import { extractAttributes } from './attributes.js';
 import { extractImages } from './images.js';
 import { extractLinks } from './links.js';
+import { jsonLdArticleBody } from './article-body.js';
 import { applyMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
 import { extractMetadata } from './metadata.js';
@@ -34,6 +35,8 @@ export function processHtml(html: string, contentType: string, input: ProcessPag
 
   // A frameset document has no body; its frames are removed as non-content anyway.
   const body = doc.body ?? doc.documentElement;
+  // Read before the scripts go: the story's text as the page states it for search engines.
+  const statedBody = input.onlyMainContent ? jsonLdArticleBody(scan.jsonLd) : undefined;
   removeNonContent(body);
   const selected = applySelectors(body, input.includeTags, input.excludeTags);
   // The element whose children are the content: body, the includeTags container, or a main root.
@@ -41,7 +44,7 @@ export function processHtml(html: string, contentType: string, input: ProcessPag
   if (selected?.kept.length === 0) {
     result.includeTagsMatchedNothing = true;
   } else {
-    if (input.onlyMainContent) root = applyMainContent(root, input.url, selected?.kept);
+    if (input.onlyMainContent) root = applyMainContent(root, input.url, selected?.kept, statedBody);
     absolutizeUrls(root, base);
   }
   // A main root is itself part of the content (`<main>...</main>`); body and container are not.

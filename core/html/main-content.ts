@@ -284,14 +284,14 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
  * the elements includeTags selected (the children of `body`, then a container): the caller chose
  * them, so they are neither replaced by a main root nor pruned themselves, only their insides.
  */
-export function applyMainContent(body: Element, url: string, kept?: readonly Element[]): Element {
+export function applyMainContent(body: Element, url: string, kept?: readonly Element[], statedBody?: string): Element {
   if (kept) {
     removeIfNonEmpty(body, collectChrome(body, new Set([body, ...kept])));
     return body;
   }
   removeIfNonEmpty(body, collectChrome(body, new Set([body])));
   const stats = measure(body);
-  const { root, drop, core } = chooseRoot(body, stats, url);
+  const { root, drop, core } = chooseRoot(body, stats, url, statedBody);
   if (root === body || !removeIfNonEmpty(root, drop)) {
     // No main block: only other stories after the article (under a heading that says so, or as
     // cards with excerpts), menus of short links and the lines that end the page after its last prose go.

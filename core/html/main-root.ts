@@ -9,6 +9,7 @@
  * the root is mostly in links), or is a sliver of the page's text.
  */
 import { candidateScore, linkDensity, proseMass, type Stats, type StatsMap } from './content-score.js';
+import { locateArticleBody } from './article-body.js';
 import { findDescendant, hasMedia, isWithin } from './dom.js';
 
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
@@ -63,11 +64,12 @@ function isMarkedArticleBody(el: Element): boolean {
  * The best candidate, widened as Readability widens it; undefined when no block scored. A block the
  * page itself marks as its article's body, the only one so marked and holding prose, is the
  * candidate as it stands: the publisher's word for where the story ends beats our guesses
- * (a FAQ or a promotion after the body, a sidebar its score would take in). Only an ancestor that
- * three good candidates share still takes it: a thread marks its first post so, and the replies are
- * content too.
+ * (a FAQ or a promotion after the body, a sidebar its score would take in). Without such a mark,
+ * the block holding the body the page states in its JSON-LD (`statedBody`, article-body.ts) stands
+ * the same way. Only an ancestor that three good candidates share still takes it: a thread marks
+ * its first post so, and the replies are content too.
  */
-function topCandidate(body: Element, stats: StatsMap): Element | undefined {
+function topCandidate(body: Element, stats: StatsMap, statedBody?: string): Element | undefined {
   const gain = isTechnical(stats.get(body)!) ? TECHNICAL_WIDEN_GAIN : WIDEN_GAIN;
   const ranked: Array<[Element, number]> = [];
   let marked: Element | null | undefined;
@@ -76,6 +78,8 @@ function topCandidate(body: Element, stats: StatsMap): Element | undefined {
     if (el.hasAttribute('itemprop') && isMarkedArticleBody(el)) marked = marked === undefined && proseMass(s) > 0 ? el : null;
   }
   if (ranked.length === 0) return undefined;
+  // Else the body the page states in its JSON-LD, where its text stands on the page.
+  if (marked === undefined && statedBody !== undefined) marked = locateArticleBody(body, stats, statedBody);
   ranked.sort((a, b) => b[1] - a[1]);
   let [top] = ranked[0];
   if (marked) top = marked;
@@ -191,9 +195,9 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
 }
 
 /** The content root and the siblings of it to drop, or body when there is no clear main block. */
-export function chooseRoot(body: Element, stats: StatsMap, url: string): { root: Element; drop: Set<Element>; core: Element } {
+export function chooseRoot(body: Element, stats: StatsMap, url: string, statedBody?: string): { root: Element; drop: Set<Element>; core: Element } {
   const whole = { root: body, drop: new Set<Element>(), core: body };
-  const top = topCandidate(body, stats);
+  const top = topCandidate(body, stats, statedBody);
   if (!top) return whole;
   let root = top;
   const drop = new Set<Element>();

@@ -14,10 +14,12 @@ export interface DocumentScan {
   baseHref?: string;
   /** `<a>` and `<area>` elements with an href, in document order. */
   anchors: Element[];
+  /** `<script type="application/ld+json">` elements: the page's structured data. */
+  jsonLd: Element[];
 }
 
 export function scanDocument(doc: Document): DocumentScan {
-  const scan: DocumentScan = { metas: [], links: [], titles: [], anchors: [] };
+  const scan: DocumentScan = { metas: [], links: [], titles: [], anchors: [], jsonLd: [] };
   walkElements(doc, (el) => {
     switch (el.localName) {
       case 'meta': scan.metas.push(el); break;
@@ -25,6 +27,7 @@ export function scanDocument(doc: Document): DocumentScan {
       case 'title': scan.titles.push(el); break;
       case 'base': if (scan.baseHref === undefined && el.hasAttribute('href')) scan.baseHref = el.getAttribute('href')!; break;
       case 'a': case 'area': if (el.hasAttribute('href')) scan.anchors.push(el); break;
+      case 'script': if (el.getAttribute('type')?.trim().toLowerCase() === 'application/ld+json') scan.jsonLd.push(el); break;
       // An SVG's <title> is an icon's tooltip, not the page title.
       case 'svg': return false;
     }

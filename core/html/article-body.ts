@@ -1,0 +1,117 @@
+/**
+ * The article's body as the page states it in its JSON-LD (schema.org `articleBody`), found in the
+ * tree: publishers write the story's text there for search engines, so where that text starts and
+ * ends on the page is where the story is.
+ */
+import type { StatsMap } from './content-score.js';
+import { isWithin, parseHtml } from './dom.js';
+
+/** Characters under which an `articleBody` is a summary, not the story. */
+const MIN_BODY_TEXT = 200;
+/** Words read at each end of the body to find where it starts and ends on the page. */
+const PROBE_WORDS = 8;
+/** Runs tried at each end, one after another, when the first is not on the page (words joined or split differently). */
+const PROBE_TRIES = 4;
+/** The block found must hold at least this share of the body's words, and at most this many times them. */
+const MIN_COVER = 0.6;
+const MAX_COVER = 3;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const wordsOf = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
+
+/** The `articleBody` texts of the page's JSON-LD blocks (nested and in `@graph`s too). */
+function bodiesIn(value: unknown, out: string[], depth = 0): void {
+  if (depth > 8 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) bodiesIn(item, out, depth + 1);
+    return;
+  }
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'articleBody' && typeof item === 'string') out.push(item);
+    else bodiesIn(item, out, depth + 1);
+  }
+}
+
+/** The one story body the page's JSON-LD states, or undefined (none, a summary, or several different ones). */
+export function jsonLdArticleBody(scripts: readonly Element[]): string | undefined {
+  const bodies: string[] = [];
+  for (const script of scripts) {
+    try {
+      bodiesIn(JSON.parse(script.textContent ?? ''), bodies);
+    } catch {
+      // Broken JSON-LD is common; it states nothing.
+    }
+  }
+  const distinct = [...new Set(bodies.map(plainText).filter((b) => b.length >= MIN_BODY_TEXT))];
+  return distinct.length === 1 ? distinct[0] : undefined;
+}
+
+/** An `articleBody` as text: many pages put the story's HTML there, some escaped twice (`&lt;b&gt;`). */
+function plainText(stated: string): string {
+  let text = stated.trim();
+  for (let pass = 0; pass < 2 && /[<&]/.test(text); pass++) text = (parseHtml(`<body>${text}`).body.textContent ?? '').trim();
+  return text;
+}
+
+/**
+ * Where `want` starts (or, `fromEnd`, ends) in `words`, from `after` on: the first of PROBE_TRIES runs
+ * of PROBE_WORDS words, read from that end of `want`, that the page holds (its first showing for the
+ * start, its last for the end: a story's sentences may repeat words); -1 when none is there.
+ */
+function findEnd(words: readonly string[], want: readonly string[], fromEnd: boolean, after: number): number {
+  for (let t = 0; t < PROBE_TRIES; t++) {
+    const at = fromEnd ? want.length - PROBE_WORDS * (t + 1) : PROBE_WORDS * t;
+    if (at < 0 || at + PROBE_WORDS > want.length) break;
+    const found = indexOfRun(words, want.slice(at, at + PROBE_WORDS), after, fromEnd);
+    if (found >= 0) return fromEnd ? found + PROBE_WORDS - 1 : found;
+  }
+  return -1;
+}
+
+/** The first (or, `last`, the last) index from `from` on where `run` stands in `words`; -1 when nowhere. */
+function indexOfRun(words: readonly string[], run: readonly string[], from: number, last: boolean): number {
+  const matches = (i: number): boolean => run.every((word, k) => words[i + k] === word);
+  if (last) {
+    for (let i = words.length - run.length; i >= from; i--) if (matches(i)) return i;
+  } else {
+    for (let i = from; i + run.length <= words.length; i++) if (matches(i)) return i;
+  }
+  return -1;
+}
+
+/**
+ * The block that holds the stated body: the nearest scored ancestor of the text where its first
+ * words start and its last words end. Undefined when either end is not on the page, or the block
+ * holds far less or far more than the body's words (a match elsewhere, a truncated statement).
+ */
+export function locateArticleBody(body: Element, stats: StatsMap, text: string): Element | undefined {
+  const want = wordsOf(text);
+  if (want.length < 2 * PROBE_WORDS) return undefined;
+  const words: string[] = [];
+  const owners: Node[] = [];
+  // Every text node in document order (an element's text before and after its children interleaves).
+  for (let n: Node | null = body.firstChild; n && n !== body; ) {
+    if (n.nodeType === 3) {
+      for (const w of wordsOf(n.nodeValue ?? '')) {
+        words.push(w);
+        owners.push(n);
+      }
+    }
+    if (n.firstChild) n = n.firstChild;
+    else {
+      while (n && n !== body && !n.nextSibling) n = n.parentNode;
+      n = n && n !== body ? n.nextSibling : null;
+    }
+  }
+  const start = findEnd(words, want, false, 0);
+  if (start < 0) return undefined;
+  const end = findEnd(words, want, true, start);
+  if (end < 0) return undefined;
+  const first = owners[start];
+  const last = owners[end];
+  let block: Element | null = first.parentElement;
+  while (block && block !== body && (!isWithin(last, block) || !stats.has(block))) block = block.parentElement;
+  if (!block || block === body) return undefined;
+  const count = wordsOf(block.textContent ?? '').length;
+  return count >= MIN_COVER * want.length && count <= MAX_COVER * want.length ? block : undefined;
+}
