@@ -4,7 +4,10 @@
  * ends on the page is where the story is.
  */
 import type { StatsMap } from './content-score.js';
-import { isWithin, parseHtml } from './dom.js';
+import { isWithin, parseHtml, textOf } from './dom.js';
+
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
 
 /** Characters under which an `articleBody` is a summary, not the story. */
 const MIN_BODY_TEXT = 200;
@@ -37,7 +40,7 @@ export function jsonLdArticleBody(scripts: readonly Element[]): string | undefin
   const bodies: string[] = [];
   for (const script of scripts) {
     try {
-      bodiesIn(JSON.parse(script.textContent ?? ''), bodies);
+      bodiesIn(JSON.parse(textOf(script)), bodies);
     } catch {
       // Broken JSON-LD is common; it states nothing.
     }
@@ -49,7 +52,7 @@ export function jsonLdArticleBody(scripts: readonly Element[]): string | undefin
 /** An `articleBody` as text: many pages put the story's HTML there, some escaped twice (`&lt;b&gt;`). */
 function plainText(stated: string): string {
   let text = stated.trim();
-  for (let pass = 0; pass < 2 && /[<&]/.test(text); pass++) text = (parseHtml(`<body>${text}`).body.textContent ?? '').trim();
+  for (let pass = 0; pass < 2 && /[<&]/.test(text); pass++) text = textOf(parseHtml(`<body>${text}`).body).trim();
   return text;
 }
 
@@ -89,20 +92,18 @@ export function locateArticleBody(body: Element, stats: StatsMap, text: string):
   if (want.length < 2 * PROBE_WORDS) return undefined;
   const words: string[] = [];
   const owners: Node[] = [];
-  // Every text node in document order (an element's text before and after its children interleaves).
-  for (let n: Node | null = body.firstChild; n && n !== body; ) {
-    if (n.nodeType === 3) {
-      for (const w of wordsOf(n.nodeValue ?? '')) {
-        words.push(w);
-        owners.push(n);
-      }
+  // Every word of the page in document order, with the text node it is in.
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        for (const w of wordsOf(child.nodeValue ?? '')) {
+          words.push(w);
+          owners.push(child);
+        }
+      } else if (child.nodeType === ELEMENT_NODE) walk(child);
     }
-    if (n.firstChild) n = n.firstChild;
-    else {
-      while (n && n !== body && !n.nextSibling) n = n.parentNode;
-      n = n && n !== body ? n.nextSibling : null;
-    }
-  }
+  };
+  walk(body);
   const start = findEnd(words, want, false, 0);
   if (start < 0) return undefined;
   const end = findEnd(words, want, true, start);
@@ -112,6 +113,6 @@ export function locateArticleBody(body: Element, stats: StatsMap, text: string):
   let block: Element | null = first.parentElement;
   while (block && block !== body && (!isWithin(last, block) || !stats.has(block))) block = block.parentElement;
   if (!block || block === body) return undefined;
-  const count = wordsOf(block.textContent ?? '').length;
+  const count = wordsOf(textOf(block)).length;
   return count >= MIN_COVER * want.length && count <= MAX_COVER * want.length ? block : undefined;
 }
