@@ -283,6 +283,8 @@ function isLeadIn(el: Element, stats: StatsMap): boolean {
  * the chosen root, or `body` itself. `url` is the page's (main-root.ts isDocumentUrl). `kept` are
  * the elements includeTags selected (the children of `body`, then a container): the caller chose
  * them, so they are neither replaced by a main root nor pruned themselves, only their insides.
+ * `statedBody` is the article's text as the page's JSON-LD states it (article-body.ts), read before
+ * the scripts went.
  */
 export function applyMainContent(body: Element, url: string, kept?: readonly Element[], statedBody?: string): Element {
   if (kept) {

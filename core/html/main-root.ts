@@ -1,7 +1,8 @@
 /**
  * Step 2 and 3 of onlyMainContent (main-content.ts): which element is the page's content root.
  * The best-scoring candidate (content-score.ts, after Readability), or the one block the page marks
- * as its article's body (`itemprop="articleBody"`, taken as it is), widened to an ancestor several
+ * as its article's body (`itemprop="articleBody"`, else where its JSON-LD's `articleBody` stands:
+ * article-body.ts; taken as it is), widened to an ancestor several
  * good candidates share, to a parent that scores higher or holds much more prose outside links (or
  * an ancestor a few levels up that holds the text's beginning), to
  * its parent when siblings are content too, and up to the article's title; or body, when that root
