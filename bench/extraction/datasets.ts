@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parseHtml } from '../../core/html/dom.js';
+import { ELEMENT_NODE, parseHtml, TEXT_NODE } from '../../core/html/dom.js';
 
 export type Gold = { kind: 'snippets'; want: string[]; unwanted: string[] } | { kind: 'text'; text: string } | { kind: 'article'; text: string };
 
@@ -56,8 +56,8 @@ export function elementText(root: Node): string {
   const parts: string[] = [];
   const walk = (node: Node): void => {
     for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) parts.push(child.nodeValue ?? '');
-      else if (child.nodeType === 1) {
+      if (child.nodeType === TEXT_NODE) parts.push(child.nodeValue ?? '');
+      else if (child.nodeType === ELEMENT_NODE) {
         const tag = (child as Element).localName;
         if (SKIP.has(tag)) continue;
         const block = !INLINE.has(tag);

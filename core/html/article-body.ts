@@ -4,10 +4,7 @@
  * ends on the page is where the story is.
  */
 import type { StatsMap } from './content-score.js';
-import { isWithin, parseHtml, textOf } from './dom.js';
-
-const TEXT_NODE = 3;
-const ELEMENT_NODE = 1;
+import { ELEMENT_NODE, isWithin, parseHtml, TEXT_NODE, textOf } from './dom.js';
 
 /** Characters under which an `articleBody` is a summary, not the story. */
 const MIN_BODY_TEXT = 200;

@@ -5,7 +5,7 @@
  * itself (see `isGuarded`). What class/id words say is class-names.ts.
  */
 import { classIdParts, names } from './class-names.js';
-import { findDescendant, hasMedia, linkTextUnder, visibleTextLength } from './dom.js';
+import { ELEMENT_NODE, findDescendant, hasMedia, linkTextUnder, TEXT_NODE, visibleTextLength } from './dom.js';
 
 /** Tags that are chrome wherever they appear. */
 const CHROME_TAGS = new Set(['nav', 'aside', 'dialog', 'menu']);
@@ -150,7 +150,7 @@ const CONTROL_WORDS = 4;
 
 /** Whether `el` sits in running text: its parent holds text of its own beside it ("Highly rated for: <button>texture</button>, …"). */
 function inText(el: Element): boolean {
-  for (let n = el.parentNode?.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && /[\p{L}\p{N}]/u.test(n.nodeValue ?? '')) return true;
+  for (let n = el.parentNode?.firstChild; n; n = n.nextSibling) if (n.nodeType === TEXT_NODE && /[\p{L}\p{N}]/u.test(n.nodeValue ?? '')) return true;
   return false;
 }
 
@@ -164,8 +164,8 @@ function isControlLabel(button: Element): boolean {
 function shownText(el: Element): string {
   let out = '';
   for (let n = el.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === 3) out += n.nodeValue ?? '';
-    else if (n.nodeType === 1 && !isHidden(n as Element)) out += shownText(n as Element);
+    if (n.nodeType === TEXT_NODE) out += n.nodeValue ?? '';
+    else if (n.nodeType === ELEMENT_NODE && !isHidden(n as Element)) out += shownText(n as Element);
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
 import { isHeaderLike, namesComments, namesConsent, namesContent, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, visibleTextLength, walkElements } from './dom.js';
+import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
@@ -137,7 +137,7 @@ function amongProse(el: Element): boolean {
 /** Whether one of the element's own text nodes mentions cookies. */
 function mentionsCookies(el: Element): boolean {
   for (let child = el.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3 && COOKIE.test(child.nodeValue ?? '')) return true;
+    if (child.nodeType === TEXT_NODE && COOKIE.test(child.nodeValue ?? '')) return true;
   }
   return false;
 }

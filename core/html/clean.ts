@@ -5,7 +5,7 @@
  * show that is hidden in the markup is put back first: React's streamed segments, and `<noscript>`
  * when it holds the page.
  */
-import { visibleTextLength, walkElements } from './dom.js';
+import { ELEMENT_NODE, visibleTextLength, walkElements } from './dom.js';
 
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'svg', 'math', 'canvas',
@@ -24,7 +24,7 @@ const PLAYER_PARTS = new Set(['source', 'track']);
 function removeFallback(player: Element): void {
   for (let child = player.firstChild; child; ) {
     const next = child.nextSibling;
-    if (child.nodeType !== 1 || !PLAYER_PARTS.has((child as Element).localName)) player.removeChild(child);
+    if (child.nodeType !== ELEMENT_NODE || !PLAYER_PARTS.has((child as Element).localName)) player.removeChild(child);
     child = next;
   }
 }

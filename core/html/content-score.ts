@@ -9,6 +9,7 @@
  * credit plus what its tag and class/id say, times the share of its text outside links.
  */
 import { classWeight } from './class-names.js';
+import { ELEMENT_NODE, TEXT_NODE } from './dom.js';
 
 export interface Stats {
   /** Visible (non-whitespace) characters under the element. */
@@ -132,8 +133,8 @@ export function measure(root: Element): StatsMap {
   const map: StatsMap = new Map();
   const children = (el: Element, block: Stats, link: boolean, code: boolean): void => {
     for (let child = el.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) addText(child.nodeValue ?? '', block, link, code);
-      else if (child.nodeType === 1) {
+      if (child.nodeType === TEXT_NODE) addText(child.nodeValue ?? '', block, link, code);
+      else if (child.nodeType === ELEMENT_NODE) {
         const c = child as Element;
         const tag = c.localName;
         if (!INLINE_TAGS.has(tag)) {

@@ -43,8 +43,11 @@ function closeRunawayTitle(doc: Document, html: string): string | undefined {
   return next < 0 ? undefined : `${html.slice(0, next)}</title>${html.slice(next)}`;
 }
 
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
+/** DOM node types, as `Node.nodeType` gives them (domino has no `Node` global to read them from). */
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+export const CDATA_SECTION_NODE = 4;
+export const COMMENT_NODE = 8;
 
 /**
  * Flattens everything below `maxDepth`: the element at that depth keeps its descendants' text and

@@ -3,7 +3,7 @@
  * last prose and the head before the title. Lines as in lines.ts.
  */
 import { followsHeadline, type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, MEDIA_TAGS, visibleTextLength } from './dom.js';
+import { ancestorWithTag, ELEMENT_NODE, findDescendant, MEDIA_TAGS, TEXT_NODE, visibleTextLength } from './dom.js';
 import { lineStats, textLine } from './lines.js';
 import { STORY_BEFORE } from './other-stories.js';
 import { CARD_TEXT } from './teaser-cards.js';
@@ -64,9 +64,9 @@ export function collectTail(root: Element, stats: StatsMap): Set<Element> {
   };
   const visit = (node: Node): void => {
     for (let child = node.lastChild; child && !done; child = child.previousSibling) {
-      if (child.nodeType === 1 && isPicture(child as Element, root)) pictured = true;
-      if (child.nodeType === 1) visit(child);
-      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
+      if (child.nodeType === ELEMENT_NODE && isPicture(child as Element, root)) pictured = true;
+      if (child.nodeType === ELEMENT_NODE) visit(child);
+      else if (child.nodeType === TEXT_NODE && /\S/.test((child as Text).data)) {
         const line = textLine(child, root, stats);
         if (found.has(line)) continue;
         if (isTail(line)) found.add(line);
@@ -101,8 +101,8 @@ export function collectHead(root: Element, stats: StatsMap): Set<Element> {
   const visit = (node: Node): void => {
     for (let child = node.firstChild; child && !done; child = child.nextSibling) {
       if (child === title) done = true;
-      else if (child.nodeType === 1) visit(child);
-      else if (child.nodeType === 3 && /\S/.test((child as Text).data)) {
+      else if (child.nodeType === ELEMENT_NODE) visit(child);
+      else if (child.nodeType === TEXT_NODE && /\S/.test((child as Text).data)) {
         const line = textLine(child, root, stats);
         if (found.has(line)) continue;
         const s = lineStats(line, stats);

@@ -4,7 +4,7 @@
  * Publiziert: …</time><div>`, `</p><a>Back to the list</a></div>`).
  */
 import { type StatsMap } from './content-score.js';
-import { findDescendant, visibleTextLength, walkElements } from './dom.js';
+import { COMMENT_NODE, ELEMENT_NODE, findDescendant, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
 
 /** What the line rules read of a line: its text, the part in links, and whether it holds blocks. */
 export interface LineStats {
@@ -15,9 +15,9 @@ export interface LineStats {
 
 /** Blank text, or an empty inline element (`<a name="comments"></a>`): nothing a reader sees. */
 const isBlank = (node: Node): boolean => {
-  if (node.nodeType === 3) return !/\S/.test(node.nodeValue ?? '');
+  if (node.nodeType === TEXT_NODE) return !/\S/.test(node.nodeValue ?? '');
   const el = node as Element;
-  return node.nodeType === 1 && !el.firstChild && INLINE_EMPTY.has(el.localName);
+  return node.nodeType === ELEMENT_NODE && !el.firstChild && INLINE_EMPTY.has(el.localName);
 };
 
 /** Inline elements that show nothing when empty (an `<img>` or a `<br>` shows something). */
@@ -31,8 +31,8 @@ const BREAKS = new Set(['br', 'hr']);
  */
 export function isLoneInline(el: Element, stats: StatsMap, breaks = false): boolean {
   const alone = (node: Node | null, next: (n: Node) => Node | null): boolean => {
-    while (node && (isBlank(node) || node.nodeType === 8)) node = next(node);
-    return !node || (node.nodeType === 1 && (stats.has(node as Element) || (breaks && BREAKS.has((node as Element).localName))));
+    while (node && (isBlank(node) || node.nodeType === COMMENT_NODE)) node = next(node);
+    return !node || (node.nodeType === ELEMENT_NODE && (stats.has(node as Element) || (breaks && BREAKS.has((node as Element).localName))));
   };
   return alone(el.previousSibling, (n) => n.previousSibling) && alone(el.nextSibling, (n) => n.nextSibling);
 }
@@ -49,13 +49,13 @@ export function breakRuns(block: Element, stats: StatsMap): Node[][] {
   const end = (): void => {
     let first = 0;
     let last = run.length - 1;
-    while (first <= last && (isBlank(run[first]) || run[first].nodeType === 8)) first++;
-    while (last >= first && (isBlank(run[last]) || run[last].nodeType === 8)) last--;
+    while (first <= last && (isBlank(run[first]) || run[first].nodeType === COMMENT_NODE)) first++;
+    while (last >= first && (isBlank(run[last]) || run[last].nodeType === COMMENT_NODE)) last--;
     if (first <= last) runs.push(run.slice(first, last + 1));
     run = [];
   };
   for (let c = block.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === 1 && (stats.has(c as Element) || BREAKS.has((c as Element).localName))) end();
+    if (c.nodeType === ELEMENT_NODE && (stats.has(c as Element) || BREAKS.has((c as Element).localName))) end();
     else run.push(c);
   }
   end();

@@ -35,7 +35,7 @@
 import { classWeight, names } from './class-names.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { ancestorWithTag, findDescendant, hasMedia, isWithin, visibleTextLength, walkElements } from './dom.js';
+import { ancestorWithTag, ELEMENT_NODE, findDescendant, hasMedia, isWithin, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
 import { collectHead, collectTail } from './furniture-lines.js';
 import { chooseRoot, isDataTable, isTechnical } from './main-root.js';
 import { collectOtherStories } from './other-stories.js';
@@ -139,9 +139,9 @@ function collectTablesOfContents(root: Element, stats: StatsMap): Set<Element> {
 function textBeforeLink(el: Element): string | undefined {
   let text = '';
   for (let node: Node | null = el.firstChild; node; ) {
-    if (node.nodeType === 3) text += node.nodeValue ?? '';
+    if (node.nodeType === TEXT_NODE) text += node.nodeValue ?? '';
     else if ((node as Element).localName === 'a') return text;
-    if (node.nodeType === 1 && node.firstChild) {
+    if (node.nodeType === ELEMENT_NODE && node.firstChild) {
       node = node.firstChild;
       continue;
     }

@@ -3,9 +3,8 @@
  * escaped, and each element's markdown given its converted content. The rules that differ from
  * turndown's own are exported for its reference configuration (test/helpers/turndown-markdown.ts).
  */
-import { findDescendant } from './dom.js';
+import { ELEMENT_NODE, findDescendant, TEXT_NODE } from './dom.js';
 import { dataCell, dataTable, inDataTable, isDataTable } from './markdown-tables.js';
-import { ELEMENT_NODE, TEXT_NODE } from './markdown-text.js';
 
 const ESCAPES: Array<[RegExp, string]> = [
   [/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'], [/^(#{1,6}) /g, '\\$1 '], [/`/g, '\\`'],

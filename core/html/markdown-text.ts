@@ -3,12 +3,11 @@
  * collapsed in the tree, then the page's text read once, so that an element's textContent, and
  * the whitespace at its edges, are lookups rather than walks of its subtree.
  */
+import { CDATA_SECTION_NODE, ELEMENT_NODE, TEXT_NODE } from './dom.js';
+
 /** Turndown's block and void elements, by upper-case name. */
 export const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'AUDIO', 'BLOCKQUOTE', 'BODY', 'CANVAS', 'CENTER', 'DD', 'DIR', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'FRAMESET', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR', 'HTML', 'ISINDEX', 'LI', 'MAIN', 'MENU', 'NAV', 'NOFRAMES', 'NOSCRIPT', 'OL', 'OUTPUT', 'P', 'PRE', 'SECTION', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL']);
 export const VOID = new Set(['AREA', 'BASE', 'BR', 'COL', 'COMMAND', 'EMBED', 'HR', 'IMG', 'INPUT', 'KEYGEN', 'LINK', 'META', 'PARAM', 'SOURCE', 'TRACK', 'WBR']);
-
-export const TEXT_NODE = 3;
-export const ELEMENT_NODE = 1;
 
 /** JavaScript's `\s`. */
 export function isSpace(c: number): boolean {
@@ -52,7 +51,7 @@ export function collapseWhitespace(root: Element): void {
   let prev: Node | null = null;
   let node = walkNext(prev, root);
   while (node !== root) {
-    if (node.nodeType === TEXT_NODE || node.nodeType === 4) {
+    if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
       const data = (node as CharacterData).data;
       const shown = data.includes(SOFT_HYPHEN) ? data.replaceAll(SOFT_HYPHEN, '') : data;
       let text = /[ \r\n\t]{2}|[\r\n\t]/.test(shown) ? shown.replace(/[ \r\n\t]+/g, ' ') : shown;

@@ -13,10 +13,10 @@
  * its markup (markdown-text.ts reads the text, markdown-rules.ts holds the rules).
  * core/html/markdown-turndown.test.ts checks the two agree on thousands of generated pages.
  */
-import { findDescendant } from './dom.js';
+import { ELEMENT_NODE, findDescendant, TEXT_NODE } from './dom.js';
 import { escapeText, replacement } from './markdown-rules.js';
 import { isDataTable, withTableScope } from './markdown-tables.js';
-import { asciiPrefixLength, asciiSuffixLength, BLOCK, collapseWhitespace, ELEMENT_NODE, isSpace, readText, TEXT_NODE, VOID, type PageText } from './markdown-text.js';
+import { asciiPrefixLength, asciiSuffixLength, BLOCK, collapseWhitespace, isSpace, readText, VOID, type PageText } from './markdown-text.js';
 
 /** Elements that are written even when they hold no text. */
 const MEANINGFUL_WHEN_BLANK = new Set(['A', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TH', 'TD', 'IFRAME', 'SCRIPT', 'AUDIO', 'VIDEO']);

@@ -3,7 +3,7 @@
  * (main-content.ts step 4): it and what follows it in the root go. Lines as in lines.ts.
  */
 import { type StatsMap } from './content-score.js';
-import { collapse, fromHereOn, isWithin, linkTextOf, textOf, visibleTextLength, wrapFrom } from './dom.js';
+import { collapse, fromHereOn, isWithin, linkTextOf, TEXT_NODE, textOf, visibleTextLength, wrapFrom } from './dom.js';
 import { isLoneInline } from './lines.js';
 
 /** Whole headings that open a list of other stories, in English and German, and the usual ones in French, Spanish, Italian, Portuguese and Dutch. */
@@ -43,7 +43,7 @@ export function collectOtherStories(root: Element, stats: StatsMap): Set<Element
     let rest = fromHereOn(el, root);
     let after = rest.reduce((sum, r) => sum + visibleTextLength(r), 0);
     // After an inline line, the text of its block goes on in text nodes too.
-    for (let n = el.nextSibling; inline && n; n = n.nextSibling) if (n.nodeType === 3) after += visibleTextLength(n);
+    for (let n = el.nextSibling; inline && n; n = n.nextSibling) if (n.nodeType === TEXT_NODE) after += visibleTextLength(n);
     total ??= visibleTextLength(root);
     // Other stories follow a larger article; readers' comments often outgrow it.
     if (total - after < (COMMENTS_ONLY.test(wording) ? STORY_BEFORE : Math.max(STORY_BEFORE, after))) return false;

@@ -7,7 +7,7 @@
  * "Stability: Experimental" notes, a guide quotes its own example, and the references keep them.
  */
 import { type StatsMap } from './content-score.js';
-import { ancestorWithTag, collapse, findDescendant, isWithin, textOf, walkElements } from './dom.js';
+import { ancestorWithTag, collapse, ELEMENT_NODE, findDescendant, isWithin, TEXT_NODE, textOf, walkElements } from './dom.js';
 import { isSpace } from './markdown-text.js';
 
 /** Characters at least of a quoted line that goes: shorter ones ("Yes", "Thanks!") repeat by nature. */
@@ -63,8 +63,8 @@ export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
 function nonSpaceLength(el: Node): number {
   let n = 0;
   for (let child = el.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 1) n += nonSpaceLength(child);
-    else if (child.nodeType === 3) {
+    if (child.nodeType === ELEMENT_NODE) n += nonSpaceLength(child);
+    else if (child.nodeType === TEXT_NODE) {
       const text = child.nodeValue ?? '';
       for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) n++;
     }

@@ -8,7 +8,7 @@
  */
 import { classIdParts } from './class-names.js';
 import type { Stats, StatsMap } from './content-score.js';
-import { findDescendant, fromHereOn, isWithin } from './dom.js';
+import { ELEMENT_NODE, findDescendant, fromHereOn, isWithin, TEXT_NODE } from './dom.js';
 
 /** Cards in a row, at least: two alike can be a pair of figures. */
 const RUN = 3;
@@ -43,7 +43,7 @@ function hasExcerpt(card: Element): boolean {
     const names = `${d.getAttribute('class') ?? ''} ${d.getAttribute('id') ?? ''}`;
     if (EXCERPT_HINT.test(names) && classIdParts(d).some((w) => EXCERPT_WORDS.has(w))) return true;
     const last = d.lastChild;
-    return !d.firstElementChild && last?.nodeType === 3 && CUT_SHORT.test(last.nodeValue ?? '');
+    return !d.firstElementChild && last?.nodeType === TEXT_NODE && CUT_SHORT.test(last.nodeValue ?? '');
   });
 }
 
@@ -95,10 +95,10 @@ function cardRuns(root: Element, stats: StatsMap): Element[][] {
     seen.add(parent);
     // Through firstChild and nextSibling: domino's element-only accessors rebuild a cache each time.
     let count = 0;
-    for (let c = parent.firstChild; c && count < RUN; c = c.nextSibling) if (c.nodeType === 1) count++;
+    for (let c = parent.firstChild; c && count < RUN; c = c.nextSibling) if (c.nodeType === ELEMENT_NODE) count++;
     if (count < RUN || !isWithin(parent, root)) continue;
     const children: Element[] = [];
-    for (let c = parent.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) children.push(c as Element);
+    for (let c = parent.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT_NODE) children.push(c as Element);
     const shapes = children.map(shape);
     for (let i = 0; i < children.length; ) {
       let j = i + 1;

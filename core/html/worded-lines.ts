@@ -4,7 +4,7 @@
  * Lines as in lines.ts.
  */
 import { countCommas, type StatsMap } from './content-score.js';
-import { ancestorWithTag, collapse, countVisible, findDescendant, linkTextOf, textOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
+import { ancestorWithTag, collapse, countVisible, ELEMENT_NODE, findDescendant, linkTextOf, TEXT_NODE, textOf, visibleTextLength, walkElements, wrapNodes } from './dom.js';
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
@@ -96,10 +96,10 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
   const judgeRuns = (block: Element): void => {
     for (const run of breakRuns(block, stats)) {
       if (article && isLinkLine(run)) {
-        found.push(run.length === 1 && run[0].nodeType === 1 ? (run[0] as Element) : run);
+        found.push(run.length === 1 && run[0].nodeType === ELEMENT_NODE ? (run[0] as Element) : run);
         continue;
       }
-      if (run.length === 1 && run[0].nodeType === 1) {
+      if (run.length === 1 && run[0].nodeType === ELEMENT_NODE) {
         const el = run[0] as Element;
         const length = visibleTextLength(el);
         if (length === 0 || length > DISCLOSURE_LINE) continue;
@@ -163,7 +163,7 @@ const isCode = (line: Line, text: string): boolean =>
 function isPointer(line: Line, length: number, text: string): boolean {
   const opens = text.match(POINTER_OPENS);
   if (!opens) return false;
-  const links = isElement(line) ? linkTextOf(line) : line.reduce((sum, n) => sum + (n.nodeType === 1 ? linkTextOf(n as Element) : 0), 0);
+  const links = isElement(line) ? linkTextOf(line) : line.reduce((sum, n) => sum + (n.nodeType === ELEMENT_NODE ? linkTextOf(n as Element) : 0), 0);
   return links > 0 && links >= POINTER_LINKS * (length - opens[0].replace(/\s/g, '').length);
 }
 
@@ -176,13 +176,13 @@ const LINK_LINE_SHARE = 0.8;
 function isLinkLine(run: readonly Node[]): boolean {
   // Most lines hold no link: count them first, and measure the text only of those that may qualify.
   let links = 0;
-  for (const node of run) if (node.nodeType === 1) links += (node as Element).localName === 'a' ? 1 : (node as Element).getElementsByTagName('a').length;
+  for (const node of run) if (node.nodeType === ELEMENT_NODE) links += (node as Element).localName === 'a' ? 1 : (node as Element).getElementsByTagName('a').length;
   if (links < LINK_LINE_LINKS) return false;
   let linkText = 0;
   let text = 0;
   for (const node of run) {
-    if (node.nodeType === 3) text += countVisible(node.nodeValue ?? '');
-    else if (node.nodeType === 1) {
+    if (node.nodeType === TEXT_NODE) text += countVisible(node.nodeValue ?? '');
+    else if (node.nodeType === ELEMENT_NODE) {
       text += visibleTextLength(node);
       linkText += linkTextOf(node as Element);
     }
