@@ -53,3 +53,43 @@ describe('onlyMainContent with the body a page states in its JSON-LD', () => {
     expect(await markdownOf(page(elsewhere))).toBe(await markdownOf(page('')));
   });
 });
+
+describe('onlyMainContent inside the body a page states', () => {
+  const stated = (text: string) => `<script type="application/ld+json">${JSON.stringify({ '@type': 'NewsArticle', articleBody: text })}</script>`;
+  const paragraphs = topics.map((t) => `<p>${sentences(t)}</p>`);
+  const productBox = '<div class="product"><h3>Riverside Folding Chair, Set of 2</h3><p>Weatherproof teak that folds flat for the boot of a car. Now 20% off.</p><a href="https://shop.example/chair">$75 at Shop Example</a></div>';
+  const bio = '<div class="about"><p>Dana Reyes covers city hall and the county board for the Riverton Ledger, and before that wrote about schools, transit and housing for six years.</p></div>';
+  const list = '<ul><li>Hearings start on the first of March</li><li>Surveys close on the last day of April</li><li>The final vote is due in June</li></ul>';
+  const subheading = '<div class="heading-wrap"><h2>What happens next for the plan</h2></div>';
+  const page = (jsonLd: string, inside: string[]) =>
+    `<html><head><title>River plan</title>${jsonLd}</head><body><main><article><h1>Council approves the river plan</h1><div class="story">${inside.join('')}</div></article></main></body></html>`;
+  const markdownOf = async (html: string) =>
+    (await processPage({ body: html, contentType: 'text/html', url: 'https://news.example/2026/11/river-plan', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+  const inside = [paragraphs[0], paragraphs[1], productBox, paragraphs[2], subheading, list, paragraphs[3], paragraphs[4], bio];
+
+  it('drops the blocks the statement leaves out (a product box, the author bio) and keeps its lists and sub-headings', async () => {
+    const without = await markdownOf(page('', inside));
+    expect(without).toContain('Dana Reyes covers city hall');
+    expect(without).toContain('$75 at Shop Example');
+    const markdown = await markdownOf(page(stated(storyText), inside));
+    expect(markdown).toContain('# Council approves the river plan');
+    for (const topic of topics) expect(markdown).toContain(`The ${topic} report, published on day 4`);
+    expect(markdown).toContain('## What happens next for the plan');
+    expect(markdown).toContain('- Surveys close on the last day of April');
+    expect(markdown).not.toContain('Dana Reyes covers city hall');
+    expect(markdown).not.toContain('Riverside Folding Chair');
+    expect(markdown).not.toContain('$75 at Shop Example');
+  });
+
+  it('drops nothing when the statement skips a whole section of the story', async () => {
+    const section =
+      '<section><h2>How the county voted</h2><p>Seven supervisors met on Tuesday evening; five backed the motion, one abstained, and the chair cast no ballot because she owns land beside the levee.</p>' +
+      '<p>Opponents from the farming districts warned that higher water would flood their lower fields every spring, and asked for compensation before any dredging begins.</p></section>';
+    const withSection = [...inside.slice(0, 7), section, ...inside.slice(7)];
+    const markdown = await markdownOf(page(stated(storyText), withSection));
+    expect(markdown).toContain('## How the county voted');
+    expect(markdown).toContain('asked for compensation before any dredging begins.');
+    expect(markdown).toContain('Dana Reyes covers city hall');
+    expect(markdown).toContain('$75 at Shop Example');
+  });
+});

@@ -4,7 +4,7 @@
  * ends on the page is where the story is.
  */
 import type { StatsMap } from './content-score.js';
-import { ELEMENT_NODE, isWithin, parseHtml, TEXT_NODE, textOf } from './dom.js';
+import { ELEMENT_NODE, isWithin, parseHtml, TEXT_NODE, textOf, walkElements } from './dom.js';
 
 /** Characters under which an `articleBody` is a summary, not the story. */
 const MIN_BODY_TEXT = 200;
@@ -112,4 +112,72 @@ export function locateArticleBody(body: Element, stats: StatsMap, text: string):
   if (!block || block === body) return undefined;
   const count = wordsOf(textOf(block)).length;
   return count >= MIN_COVER * want.length && count <= MAX_COVER * want.length ? block : undefined;
+}
+
+/** Block elements the statement may leave out as furniture; anything else (inline, lists, tables, headings) stays. */
+const LEAVABLE = new Set(['p', 'div', 'section', 'aside', 'figure', 'figcaption', 'blockquote', 'footer', 'header', 'form', 'details', 'center', 'article']);
+/** Elements that make a block part of the article's structure, whatever its words. */
+const STRUCTURE = new Set(['h1', 'table', 'ul', 'ol', 'dl', 'pre']);
+const SUBHEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+/** Words under which a block is left alone: a date, a credit, a label. */
+const MIN_LEFT_WORDS = 4;
+/** Shares of a block's word triples found in the statement: at most this, it is not the story's; at least that, it is. */
+const UNSTATED_SHARE = 0.2;
+const STATED_SHARE = 0.9;
+/** A left-out block with a subheading and this many paragraphs of 20 words or more is a section the statement does not cover. */
+const SECTION_PARAGRAPHS = 2;
+const LONG_PARAGRAPH_WORDS = 20;
+/** Never more than this share of the block's words goes. */
+const MAX_LEFT_SHARE = 0.25;
+
+/** What the filter reads of a block: its sub-headings' words, whether it holds structure, its long paragraphs. */
+function shapeOf(el: Element): { headingWords: number; structured: boolean; longParagraphs: number; subheaded: boolean } {
+  const shape = { headingWords: 0, structured: false, longParagraphs: 0, subheaded: false };
+  walkElements(el, (child) => {
+    const tag = child.localName;
+    if (STRUCTURE.has(tag)) shape.structured = true;
+    else if (SUBHEADINGS.has(tag)) {
+      shape.subheaded = true;
+      shape.headingWords += wordsOf(textOf(child)).length;
+      return false;
+    } else if (tag === 'p' && wordsOf(textOf(child)).length >= LONG_PARAGRAPH_WORDS) shape.longParagraphs++;
+  });
+  return shape;
+}
+
+/**
+ * The blocks inside the stated body's block that the statement leaves out: an author's bio, a
+ * product box, a newsletter form, a caption between the story's paragraphs. A block goes when
+ * almost none of its word triples are in the statement and it holds no list, table or code (a
+ * statement often flattens those away); a block that is all sub-heading stays. Nothing goes when
+ * the statement skips a whole section (a sub-heading over paragraphs of prose: it covers only part
+ * of the story) or would lose more than a quarter of the block's words.
+ */
+export function collectUnstated(block: Element, text: string): Set<Element> {
+  const stated = new Set<string>();
+  const want = wordsOf(text);
+  for (let i = 0; i + 3 <= want.length; i++) stated.add(`${want[i]} ${want[i + 1]} ${want[i + 2]}`);
+  const left = new Set<Element>();
+  let leftWords = 0;
+  let partial = false;
+  const visit = (el: Element): void => {
+    if (!LEAVABLE.has(el.localName)) return;
+    const words = wordsOf(textOf(el));
+    if (words.length < MIN_LEFT_WORDS) return;
+    let found = 0;
+    for (let i = 0; i + 3 <= words.length; i++) if (stated.has(`${words[i]} ${words[i + 1]} ${words[i + 2]}`)) found++;
+    const share = found / (words.length - 2);
+    if (share >= STATED_SHARE) return;
+    const shape = shapeOf(el);
+    if (shape.headingWords >= 0.8 * words.length) return;
+    if (share <= UNSTATED_SHARE && !shape.structured) {
+      if (shape.subheaded && shape.longParagraphs >= SECTION_PARAGRAPHS) partial = true;
+      left.add(el);
+      leftWords += words.length;
+      return;
+    }
+    for (let child = el.firstElementChild; child; child = child.nextElementSibling) visit(child);
+  };
+  for (let child = block.firstElementChild; child; child = child.nextElementSibling) visit(child);
+  return partial || leftWords > MAX_LEFT_SHARE * wordsOf(textOf(block)).length ? new Set() : left;
 }

@@ -12,7 +12,10 @@
  * 2. The content root is chosen by scoring (main-root.ts, content-score.ts, after Readability): the best-scoring
  *    candidate, widened to an ancestor several good candidates share, to a parent that scores
  *    higher or holds much more prose (documentation spreads its text over sections), then to its
- *    parent when siblings are content too (the other siblings are dropped).
+ *    parent when siblings are content too (the other siblings are dropped). A block the page marks
+ *    as its article's body (microdata), or the one holding the text its JSON-LD states as the body,
+ *    is the candidate as it stands; inside the latter, blocks the statement leaves out (a bio, a
+ *    product box) go (article-body.ts).
  * 3. When that root does not hold most of the page's prose, teasers' blurbs aside (listing, home and search pages, where
  *    prose is spread over many blocks), there is no clear main block: the whole pruned body is the
  *    content, so nothing is cut but other stories after the article, menus of short links, and the
@@ -32,6 +35,7 @@
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
+import { collectUnstated } from './article-body.js';
 import { classWeight, names } from './class-names.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
@@ -293,7 +297,9 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
   }
   removeIfNonEmpty(body, collectChrome(body, new Set([body])));
   const stats = measure(body);
-  const { root, drop, core } = chooseRoot(body, stats, url, statedBody);
+  const { root, drop, core, stated } = chooseRoot(body, stats, url, statedBody);
+  // Inside the body the page states, what the statement leaves out is not the story.
+  if (stated) removeIfNonEmpty(core, collectUnstated(core, statedBody!));
   if (root === body || !removeIfNonEmpty(root, drop)) {
     // No main block: only other stories after the article (under a heading that says so, or as
     // cards with excerpts), menus of short links and the lines that end the page after its last prose go.

@@ -66,11 +66,11 @@ function isMarkedArticleBody(el: Element): boolean {
  * page itself marks as its article's body, the only one so marked and holding prose, is the
  * candidate as it stands: the publisher's word for where the story ends beats our guesses
  * (a FAQ or a promotion after the body, a sidebar its score would take in). Without such a mark,
- * the block holding the body the page states in its JSON-LD (`statedBody`, article-body.ts) stands
- * the same way. Only an ancestor that three good candidates share still takes it: a thread marks
+ * the block holding the body the page states in its JSON-LD (`stated`, found by article-body.ts)
+ * stands the same way. Only an ancestor that three good candidates share still takes it: a thread marks
  * its first post so, and the replies are content too.
  */
-function topCandidate(body: Element, stats: StatsMap, statedBody?: string): Element | undefined {
+function topCandidate(body: Element, stats: StatsMap, stated?: Element): Element | undefined {
   const gain = isTechnical(stats.get(body)!) ? TECHNICAL_WIDEN_GAIN : WIDEN_GAIN;
   const ranked: Array<[Element, number]> = [];
   let marked: Element | null | undefined;
@@ -80,7 +80,7 @@ function topCandidate(body: Element, stats: StatsMap, statedBody?: string): Elem
   }
   if (ranked.length === 0) return undefined;
   // Else the body the page states in its JSON-LD, where its text stands on the page.
-  if (marked === undefined && statedBody !== undefined) marked = locateArticleBody(body, stats, statedBody);
+  if (marked === undefined) marked = stated;
   ranked.sort((a, b) => b[1] - a[1]);
   let [top] = ranked[0];
   if (marked) top = marked;
@@ -195,10 +195,15 @@ function isContentSibling(sibling: Element, top: Element, stats: StatsMap): bool
   return density === 0 && SENTENCE_END.test(sibling.textContent ?? '');
 }
 
-/** The content root and the siblings of it to drop, or body when there is no clear main block. */
-export function chooseRoot(body: Element, stats: StatsMap, url: string, statedBody?: string): { root: Element; drop: Set<Element>; core: Element } {
-  const whole = { root: body, drop: new Set<Element>(), core: body };
-  const top = topCandidate(body, stats, statedBody);
+/**
+ * The content root and the siblings of it to drop, or body when there is no clear main block;
+ * `core` is the best candidate inside the root, and `stated` says it is the block holding the text
+ * `statedBody` (the article as the page's JSON-LD states it).
+ */
+export function chooseRoot(body: Element, stats: StatsMap, url: string, statedBody?: string): { root: Element; drop: Set<Element>; core: Element; stated: boolean } {
+  const whole = { root: body, drop: new Set<Element>(), core: body, stated: false };
+  const located = statedBody === undefined ? undefined : locateArticleBody(body, stats, statedBody);
+  const top = topCandidate(body, stats, located);
   if (!top) return whole;
   let root = top;
   const drop = new Set<Element>();
@@ -228,7 +233,7 @@ export function chooseRoot(body: Element, stats: StatsMap, url: string, statedBo
   // short intro above its items is such a sliver even when it is a good part of the text.
   const text = kept((s) => s.text);
   if (text < SLIVER_TEXT && text < (isDocumentUrl(url) ? SLIVER_SHARE : HUB_SLIVER_SHARE) * (stats.get(body)?.text ?? 0)) return whole;
-  return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top };
+  return { ...(withTitle(body, root, drop, stats) ?? { root, drop }), core: top, stated: top === located };
 }
 
 /**
