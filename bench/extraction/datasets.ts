@@ -168,7 +168,9 @@ export function wcxbSet(dir: string, cacheDir: string): Page[] {
       const truth = JSON.parse(readFileSync(join(dir, split, 'ground-truth', f), 'utf8')) as WcxbTruth;
       const path = unzipOnce(join(dir, split, 'html', `${id}.html.gz`), join(out, `${id}.html`));
       const kind = truth._internal?.page_type?.primary ?? 'unknown';
-      return { dataset: `wcxb/${kind}`, id: `${split}-${id}`, path, url: truth.url ?? `https://wcxb.invalid/${id}`, gold: { kind: 'text', text: truth.ground_truth.main_content ?? '' }, heldOut: split === 'test' };
+      // Six pages record an empty URL: they are read at the address they name for themselves, as Readability's are.
+      const url = truth.url || (ownAddress(readFileSync(path, 'utf8')) ?? `https://wcxb.invalid/${id}`);
+      return { dataset: `wcxb/${kind}`, id: `${split}-${id}`, path, url, gold: { kind: 'text', text: truth.ground_truth.main_content ?? '' }, heldOut: split === 'test' };
     });
   });
 }
