@@ -276,13 +276,13 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/upstream of the weir, for clubs/g)).toHaveLength(2);
   });
 
-  it("drops a post's actions, its member's figures its number, subject, reactions and edit note on lines of their own (reply, quote, like, follow, save, joined, posts, last edited), the board's links and rules, sign-in prompts and a page count, and keeps posts that talk of replies and likes, and a heading", async () => {
+  it("drops a post's actions (Invision Community's link and sharing lines too), its member's figures its number, subject, reactions and edit note on lines of their own (reply, quote, like, follow, save, joined, posts, last edited), the board's links and rules, sign-in prompts and a page count, and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>
       <div class="post-actions"><a href="/q/1#a${n}">Improve this answer</a></div><div class="js-follow-post" data-controller="follow">Follow</div><div>Reply Quote Like</div><div>${n} likes</div>
       <div class="entry">embed</div><div class="entry">save</div><div class="entry">parent</div><div class="k3">Last edited by river${n}; Feb 17, 2026 at 9:17 am</div>
       <div class="k4"><div>${n}9 posts · Joined 2017</div><div>Joined: Wed Feb 04, 2015 6:38 pm</div><div>#${n} · Sep 22, 2024</div><h3>Re: How strong is the current below the bridge?</h3>
-      <div>Reactions: ann and bob</div><div>Edited August 26 by ann</div><div><a href="/share/${n}">Share on other sites</a></div><div>Author</div><div>Original Poster</div></div></div>`;
+      <div>Reactions: ann and bob</div><div>Edited August 26 by ann</div><div><a href="/share/${n}">Share on other sites</a></div><h5><a href="/t/1?comment=${n}">Link to comment</a></h5><h5>Share on other sites</h5><div>More sharing options...</div><div>Author</div><div>Original Poster</div></div></div>`;
     const md = await main(`<main><h1>How strong is the current below the bridge?</h1>${post(3)}${post(12)}
       <p>I like the reply from the council, and I quote it in my report.</p>${post(20)}<h2>Messages</h2><p>Messages to the council go through its website.</p><h3>Save</h3><p>Save the river, the campaign asks: follow the council's vote on Friday.</p>
       <table><tr><th>Club</th><th>Points</th></tr><tr><td>River Rowers</td><td>42</td></tr><tr><td>Bridge Paddlers</td><td>38</td></tr></table>
@@ -297,7 +297,7 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).toContain('I like the reply from the council, and I quote it in my report.');
     expect(md.match(/I have paddled the river/g)).toHaveLength(3);
     expect(md).toContain("Sign in to the council's site with your library card to read the minutes.");
-    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in', 'Last edited', 'Page 1 of 2', 'Slide 1 of 8', 'sign in to comment', 'Already have an account', 'Joined', 'posts ·', 'Sep 22, 2024', 'Re: How strong', 'Reactions:', 'Edited August', 'Share on other sites', 'Return to', 'You may not post', 'Start date', 'Original Poster', 'Jump to Latest']) expect(md).not.toContain(line);
+    for (const line of ['Improve this answer', 'Reply Quote Like', '12 likes', 'Joined', 'Reaction score', 'Posts:', 'Ask question', 'You must log in', 'Last edited', 'Page 1 of 2', 'Slide 1 of 8', 'sign in to comment', 'Already have an account', 'Joined', 'posts ·', 'Sep 22, 2024', 'Re: How strong', 'Reactions:', 'Edited August', 'Share on other sites', 'Link to comment', 'More sharing options', 'Return to', 'You may not post', 'Start date', 'Original Poster', 'Jump to Latest']) expect(md).not.toContain(line);
     expect(md).not.toMatch(/^Author$/m);
     expect(md).toContain('Edited and checked by the river desk of the council.');
   });

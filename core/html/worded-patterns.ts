@@ -45,6 +45,8 @@ const FURNITURE_LINES = [
   // A post's actions, a line of their own: "Reply Quote Like", "Improve this answer", "Reply with quote", "3 likes".
   /^(?:(?:reply(?: with quote)?|post reply|quote|multi-?quote|like|report|permalink|improve this (?:answer|question))\s*[|·•]?\s*)+$/iu,
   /^\d+ likes?$/iu,
+  // Invision Community's lines under every post: "Link to comment", "Share on other sites", "More sharing options...".
+  /^(?:link to (?:comment|post)|share on other sites|more sharing options)\s*(?:\.{3}|…)?$/iu,
   // Controls worded as such, a line of their own: "See more", "View all ›", "Back to top", "Click to expand", "Sort by:".
   /^(?:(?:see|view|show|load) (?:more|less|all)|back to (?:the )?top|click to expand|download now|sort(?:ed)? by)\s*[.:›»>+…]*$/iu,
   // A question-and-answer or forum platform's own prompts: "Ask question", "Start asking to get answers",
