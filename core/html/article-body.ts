@@ -130,6 +130,9 @@ const LONG_PARAGRAPH_WORDS = 20;
 /** Never more than this share of the block's words goes. */
 const MAX_LEFT_SHARE = 0.25;
 
+/** The three words from `i` on, as one key. */
+const tripleAt = (words: readonly string[], i: number): string => `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
+
 /** What the filter reads of a block: its sub-headings' words, whether it holds structure, its long paragraphs. */
 function shapeOf(el: Element): { headingWords: number; structured: boolean; longParagraphs: number; subheaded: boolean } {
   const shape = { headingWords: 0, structured: false, longParagraphs: 0, subheaded: false };
@@ -156,7 +159,7 @@ function shapeOf(el: Element): { headingWords: number; structured: boolean; long
 export function collectUnstated(block: Element, text: string): Set<Element> {
   const stated = new Set<string>();
   const want = wordsOf(text);
-  for (let i = 0; i + 3 <= want.length; i++) stated.add(`${want[i]} ${want[i + 1]} ${want[i + 2]}`);
+  for (let i = 0; i + 3 <= want.length; i++) stated.add(tripleAt(want, i));
   const left = new Set<Element>();
   let leftWords = 0;
   let partial = false;
@@ -165,7 +168,7 @@ export function collectUnstated(block: Element, text: string): Set<Element> {
     const words = wordsOf(textOf(el));
     if (words.length < MIN_LEFT_WORDS) return;
     let found = 0;
-    for (let i = 0; i + 3 <= words.length; i++) if (stated.has(`${words[i]} ${words[i + 1]} ${words[i + 2]}`)) found++;
+    for (let i = 0; i + 3 <= words.length; i++) if (stated.has(tripleAt(words, i))) found++;
     const share = found / (words.length - 2);
     if (share >= STATED_SHARE) return;
     const shape = shapeOf(el);
