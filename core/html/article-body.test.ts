@@ -8,6 +8,10 @@ const sentences = (topic: string) =>
 const topics = ['river', 'budget', 'flood', 'bridge', 'school'];
 const storyText = topics.map(sentences).join('\n\n');
 
+/** The markdown of a page at a story's address, with onlyMainContent. */
+const markdownOf = async (html: string) =>
+  (await processPage({ body: html, contentType: 'text/html', url: 'https://news.example/2026/11/river-plan', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+
 const scripts = (...blocks: string[]): Element[] =>
   Array.from(parseHtml(blocks.map((b) => `<script type="application/ld+json">${b}</script>`).join('')).querySelectorAll('script') as unknown as ArrayLike<Element>);
 
@@ -33,8 +37,6 @@ describe('onlyMainContent with the body a page states in its JSON-LD', () => {
   const faq = `<div class="faq"><h2>Frequently asked questions</h2>${[0, 1, 2, 3, 4, 5, 6].map((i) => `<div class="item"><h3>What does question ${i} ask about the plan?</h3><p>The council, the city and the county will answer question ${i} in the spring, after the hearings, the surveys and the vote.</p></div>`).join('')}</div>`;
   const page = (jsonLd: string) =>
     `<html><head><title>River plan</title>${jsonLd}</head><body><main><article class="post"><div class="entry"><h1>Council approves the river plan</h1>${topics.map((t) => `<p>${sentences(t)}</p>`).join('')}</div>${faq}</article></main></body></html>`;
-  const markdownOf = async (html: string) =>
-    (await processPage({ body: html, contentType: 'text/html', url: 'https://news.example/2026/11/river-plan', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
 
   it('keeps to the block where that text stands: the FAQ after it goes', async () => {
     const stated = `<script type="application/ld+json">${JSON.stringify({ '@type': 'NewsArticle', headline: 'Council approves the river plan', articleBody: storyText })}</script>`;
@@ -63,8 +65,6 @@ describe('onlyMainContent inside the body a page states', () => {
   const subheading = '<div class="heading-wrap"><h2>What happens next for the plan</h2></div>';
   const page = (jsonLd: string, inside: string[]) =>
     `<html><head><title>River plan</title>${jsonLd}</head><body><main><article><h1>Council approves the river plan</h1><div class="story">${inside.join('')}</div></article></main></body></html>`;
-  const markdownOf = async (html: string) =>
-    (await processPage({ body: html, contentType: 'text/html', url: 'https://news.example/2026/11/river-plan', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
   const inside = [paragraphs[0], paragraphs[1], productBox, paragraphs[2], subheading, list, paragraphs[3], paragraphs[4], bio];
 
   it('drops the blocks the statement leaves out (a product box, the author bio) and keeps its lists and sub-headings', async () => {
