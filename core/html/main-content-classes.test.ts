@@ -993,6 +993,31 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Compare new car deals');
   });
 
+  it("drops a call to action in a box of its own (a button's div, a list item) and on a listing's cards, and keeps a product tour's \"Learn more about …\" and a link to an API's name", async () => {
+    const article = await main(`${siteChrome}<main><h1>The best river boats</h1>${prose('cabins')}<div class="btn-wrap"><a class="btn" href="https://shop.example/heron">Check price on Amazon</a></div>
+      ${prose('engines')}<ul><li><a href="https://shop.example/pike">Buy on Adorama</a></li></ul>${prose('hulls')}
+      <ul>${['Page Inspector', 'Web Console', 'Network Monitor'].map((tool) => `<li class="feature"><h2>${tool}</h2><p>Examine the boats' papers with the ${tool} and easily modify the structure of the list.</p><a href="/tools/${tool}" class="more">Learn more about ${tool}</a></li>`).join('')}</ul>
+      <p><a href="/api/request"><code>Request</code></a></p>${prose('sails')}</main>`);
+    expect(article).toContain('The sails report, published on day 4');
+    expect(article).toContain('[Learn more about Web Console](https://news.example/tools/Web%20Console)');
+    expect(article).toContain('[`Request`](https://news.example/api/request)');
+    for (const line of ['Check price on Amazon', 'Buy on Adorama']) expect(article).not.toContain(line);
+    const card = (i: number) => `<div class="tour"><h3><a href="/tours/${i}">River tour number ${i} through the old harbour and the locks</a></h3>
+      <p>Three hours on the water with a guide who grew up on the barges, lunch on board and a stop at the lock keeper's house.</p><div><a href="/book/${i}">Book now</a></div></div>`;
+    const listing = await main(`${siteChrome}<div class="tours">${[1, 2, 3, 4, 5, 6].map(card).join('')}</div>`);
+    expect(listing.match(/lunch on board/g)).toHaveLength(6);
+    expect(listing).not.toContain('Book now');
+  });
+
+  it("keeps a manual's \"Read more\" link to the rest of its own text, as it keeps its code", async () => {
+    const md = await main(`<main><h1>Struct ParseIntError</h1><pre><code>pub struct ParseIntError { /* private fields */ }</code></pre>
+      <p>An error which can be returned when parsing an integer, for example with <code>i32::from_str_radix</code>.</p>
+      <h2>Trait implementations</h2><dl><dt><code>fn description(&amp;self) -&gt; &amp;str</code></dt><dd><a href="/std/error/trait.Error.html#method.description">Read more</a></dd>
+      <dt><code>fn source(&amp;self) -&gt; Option&lt;&amp;(dyn Error + 'static)&gt;</code></dt><dd><a href="/std/error/trait.Error.html#method.source">Read more</a></dd>
+      <dt><code>fn fmt(&amp;self, f: &amp;mut Formatter&lt;'_&gt;) -&gt; Result</code></dt><dd><a href="/std/fmt/trait.Display.html#tymethod.fmt">Read more</a></dd></dl></main>`);
+    expect(md.match(/\[Read more\]/g)).toHaveLength(3);
+  });
+
   it('drops pointers to other stories set in the text ("Related: <link>", "READ MORE: <link>"), and keeps a related sentence with a link in it', async () => {
     const md = await main(`${siteChrome}<main><h1>Council approves the river plan</h1>${prose('river')}
       <h5>Related: <a href="/2025/11/flood-defences">Flood defences: three tips for the winter</a></h5><h2>The budget</h2>${prose('budget')}

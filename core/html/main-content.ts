@@ -21,7 +21,7 @@
  *    content, so nothing is cut but other stories after the article, menus of short links, and the
  *    lines that end it after its last prose.
  * 4. Inside a chosen root, blocks that are furniture (`isFurniture`: link-dense bylines and teaser
- *    lists, form fields, image strips, lone embeds; "read also" paragraphs and calls to action) are removed, unless they hold most of the best
+ *    lists, form fields, image strips, lone embeds; "read also" paragraphs) are removed, unless they hold most of the best
  *    candidate's prose or four times the rest of the root's text (a page of teasers,
  *    `isTeaserPage`), and with them the cards of other posts that follow the article (teaser-cards.ts:
  *    a headline or picture that links elsewhere, an excerpt of prose); then, line by line (lines.ts), a
@@ -30,7 +30,8 @@
  *    emptied headings, lead-ins, lone links, titled teasers; not on a page of teasers, whose last links are its own), the short lines before its h1 (`collectHead`: kickers,
  *    categories, dates) and short lines that are furniture by their wording (worded-lines.ts:
  *    picture credits, bylines, datelines, sources, "Über den Autor", subscription, app and follow
- *    prompts, in several languages), and copies of what the page already shows: a forum reply's
+ *    prompts, in several languages; calls to action written as a link alone on their line, also
+ *    on a page with no main block), and copies of what the page already shows: a forum reply's
  *    quote of a post, a text shipped for another screen (repeats.ts; also when there is no main block); on technical pages only the cards go. A table of contents (links to the page's own
  *    sections and little else) goes on every page.
  * Never empty the page: a step that would leave no text and no media is not taken.
@@ -169,23 +170,6 @@ function isReadAlso(el: Element, s: Stats): boolean {
   return label !== undefined && LINK_LABEL.test(label.trim());
 }
 
-/** Characters at most of a call to action. */
-const CALL_TO_ACTION_MAX = 100;
-/** What a call to action opens with: a verb telling the reader to go elsewhere. */
-const CALL_TO_ACTION =
-  /^(?:read|learn|click|check|compare|shop|get|view|see|apply|sign|buy|download|subscribe|watch|listen|explore|discover|find out|start|try|join|book|order|request|visit|go to|continue|follow|register|log)\b/iu;
-
-/**
- * A paragraph that is one link to another page telling the reader to go there, written as a
- * button (no full stop): "Read the full Kia EV3 review", "Compare new car deals with leasing.com",
- * "Click here to sign up". A sentence that links ("Read our full review.") is the writer's.
- */
-function isCallToAction(el: Element, s: Stats): boolean {
-  if (s.text > CALL_TO_ACTION_MAX || s.links !== 1 || s.fragmentLinks > 0 || s.linkText < s.text) return false;
-  const text = (el.textContent ?? '').trim();
-  return !/[.!?:;]$/u.test(text) && CALL_TO_ACTION.test(text);
-}
-
 /**
  * Blocks under `root` that are furniture, outermost first. `core` is the best candidate: neither
  * it nor a block around it is furniture (a root widened up to the title holds the body's wrappers,
@@ -200,7 +184,7 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
     if (around.has(el)) return true;
     if (CODE_BLOCKS.has(el.localName)) return false;
     const s = stats.get(el);
-    if (s && el.localName === 'p' && (isReadAlso(el, s) || isCallToAction(el, s))) {
+    if (s && el.localName === 'p' && isReadAlso(el, s)) {
       found.add(el);
       return false;
     }
@@ -307,7 +291,7 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     removeIfNonEmpty(body, collectMenus(body, stats));
     removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
-    removeIfNonEmpty(body, collectWorded(body, stats, false));
+    removeIfNonEmpty(body, collectWorded(body, stats, { article: false }));
     removeIfNonEmpty(body, collectRepeats(body, stats));
     return body;
   }
@@ -332,7 +316,7 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     if (!teasers) removeIfNonEmpty(root, collectTail(root, stats));
     removeIfNonEmpty(root, collectHead(root, stats));
   }
-  removeIfNonEmpty(root, collectWorded(root, stats));
+  removeIfNonEmpty(root, collectWorded(root, stats, { technical }));
   removeIfNonEmpty(root, collectRepeats(root, stats));
   return root;
 }

@@ -8,7 +8,7 @@ import { ancestorWithTag, collapse, countVisible, ELEMENT_NODE, findDescendant, 
 import { breakRuns } from './lines.js';
 import { isDataTable } from './markdown-tables.js';
 import {
-  BYLINE_LINE, BYLINES, CODE_LIKE, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
+  BYLINE_LINE, BYLINES, CALL_TO_ACTION, CODE_LIKE, DATE_LINE, DATELINE, DATELINES, DISCLOSURE_LINE, DISCLOSURES, LABEL_LINE,
   NO_DISCLOSURE, NOTICE_LINE, WORDED_LINE, isByline, isDateline, isDisclosure, isFurnitureLine, isNotice, isPrompt, isReadingTime, mayBeLongWorded,
 } from './worded-patterns.js';
 
@@ -53,11 +53,12 @@ function isLoneLabel(el: Element, length: number): boolean {
 type Line = Element | readonly Node[];
 
 /**
- * Short lines in the root that are furniture by their wording (isFurnitureLine, LABEL_LINE, PROMPT_LINE, a notice).
+ * Short lines in the root that are furniture by their wording (isFurnitureLine, LABEL_LINE, PROMPT_LINE, a notice),
+ * and calls to action unless the root is `technical` (a manual's "Read more" leads to the rest of its own text).
  * In an `article` root, also its dates, reading times, bylines, datelines, disclosures and pointers to other stories;
  * in a whole page (a listing, a forum thread: no main block) those are the content, each card's or post's.
  */
-export function collectWorded(root: Element, stats: StatsMap, article = true): Set<Element> {
+export function collectWorded(root: Element, stats: StatsMap, { article = true, technical = false } = {}): Set<Element> {
   const found: Line[] = [];
   const disclosures = new Map<Line, string>();
   // Datelines are looked for above the first paragraph: below it, and in numbers (a listing of
@@ -80,6 +81,7 @@ export function collectWorded(root: Element, stats: StatsMap, article = true): S
     else if (length <= 4 && LONE_NUMBER.test(text)) {
       if (isElement(line) && isLoneLabel(line, length) && !ancestorWithTag(line, CELLS) && !isCode(line, text)) numbers.push([line, Number(text)]);
     }
+    else if (!technical && length <= CALL_TO_ACTION_MAX && !HEADINGS.has(tag) && isCallToAction(line, length, text)) found.push(line);
     else if (!article) return;
     else if (length <= WORDED_LINE && (DATE_LINE.test(text) || isReadingTime(text))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
@@ -163,8 +165,35 @@ const isCode = (line: Line, text: string): boolean =>
 function isPointer(line: Line, length: number, text: string): boolean {
   const opens = text.match(POINTER_OPENS);
   if (!opens) return false;
-  const links = isElement(line) ? linkTextOf(line) : line.reduce((sum, n) => sum + (n.nodeType === ELEMENT_NODE ? linkTextOf(n as Element) : 0), 0);
+  const links = lineLinkText(line);
   return links > 0 && links >= POINTER_LINKS * (length - opens[0].replace(/\s/g, '').length);
+}
+
+/** Characters of a line's text in links. */
+const lineLinkText = (line: Line): number =>
+  isElement(line) ? linkTextOf(line) : line.reduce((sum, n) => sum + (n.nodeType === ELEMENT_NODE ? linkTextOf(n as Element) : 0), 0);
+
+/** Characters at most of a call to action. */
+const CALL_TO_ACTION_MAX = 100;
+
+/**
+ * A line that is one link to another page telling the reader to go there, written as a button (no
+ * full stop): "Read the full Kia EV3 review", "Compare new car deals with leasing.com", "Book now",
+ * "Click here to sign up" (CALL_TO_ACTION), in an article or on a listing's cards. A sentence that
+ * links ("Read our full review.") is the writer's, a product tour's "Learn more about Web Console"
+ * names a page of its own (NAMED_TARGET), and code is a name (an API's `Request`).
+ */
+const NAMED_TARGET = /^(?:learn|read|find out) more about\b/iu;
+function isCallToAction(line: Line, length: number, text: string): boolean {
+  if (/[.!?:;]$/u.test(text) || !CALL_TO_ACTION.test(text) || NAMED_TARGET.test(text) || lineLinkText(line) < length || isCode(line, text)) return false;
+  const links: Element[] = [];
+  for (const n of isElement(line) ? [line] : line) {
+    if (n.nodeType !== ELEMENT_NODE) continue;
+    const el = n as Element;
+    if (el.localName === 'a') links.push(el);
+    else walkElements(el, (a) => a.localName !== 'a' || (links.push(a), false));
+  }
+  return links.length === 1 && !links[0]!.getAttribute('href')?.startsWith('#');
 }
 
 /**

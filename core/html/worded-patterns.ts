@@ -155,6 +155,10 @@ export const LABEL_LINE = oneOf([
   /^(?:home|blog|shop|search|contact us|about us|careers|sign (?:in|up)|log ?in|register|my account|sitemap|site map|privacy policy|cookie policy|terms(?: of (?:use|service)| (?:and|&) conditions)?|impressum|datenschutz(?:erklärung)?|kontakt)$/iu,
 ]);
 
+/** What a call to action opens with: a verb telling the reader to go elsewhere ("Read the full review", "Book now"). */
+export const CALL_TO_ACTION =
+  /^(?:read|learn|click|check|compare|shop|get|view|see|apply|sign|buy|download|subscribe|watch|listen|explore|discover|find out|start|try|join|book|order|request|visit|go to|continue|follow|register|log)\b/iu;
+
 /**
  * Bylines, whole lines: "Von: Götz Warnke", "By: admin", "Publiziert: 03.04.2020, 12:35" (more:
  * isByline). An article has a few; a listing's cards or a forum's posts have one each, and there
