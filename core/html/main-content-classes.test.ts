@@ -993,7 +993,7 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Compare new car deals');
   });
 
-  it("drops a call to action in a box of its own (a button's div, a list item) and on a listing's cards, and keeps a product tour's \"Learn more about …\" and a link to an API's name", async () => {
+  it("drops a call to action in a box of its own (a button's div, a list item) and on a listing's cards (a button's few words there), and keeps a product tour's \"Learn more about …\", a card's item named with a verb and a link to an API's name", async () => {
     const article = await main(`${siteChrome}<main><h1>The best river boats</h1>${prose('cabins')}<div class="btn-wrap"><a class="btn" href="https://shop.example/heron">Check price on Amazon</a></div>
       ${prose('engines')}<ul><li><a href="https://shop.example/pike">Buy on Adorama</a></li></ul>${prose('hulls')}
       <ul>${['Page Inspector', 'Web Console', 'Network Monitor'].map((tool) => `<li class="feature"><h2>${tool}</h2><p>Examine the boats' papers with the ${tool} and easily modify the structure of the list.</p><a href="/tools/${tool}" class="more">Learn more about ${tool}</a></li>`).join('')}</ul>
@@ -1003,9 +1003,11 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(article).toContain('[`Request`](https://news.example/api/request)');
     for (const line of ['Check price on Amazon', 'Buy on Adorama']) expect(article).not.toContain(line);
     const card = (i: number) => `<div class="tour"><h3><a href="/tours/${i}">River tour number ${i} through the old harbour and the locks</a></h3>
+      <div class="extra"><a href="/tours/${i}/lamp">Register II Lock Keeper Lamp ${i}</a></div>
       <p>Three hours on the water with a guide who grew up on the barges, lunch on board and a stop at the lock keeper's house.</p><div><a href="/book/${i}">Book now</a></div></div>`;
     const listing = await main(`${siteChrome}<div class="tours">${[1, 2, 3, 4, 5, 6].map(card).join('')}</div>`);
     expect(listing.match(/lunch on board/g)).toHaveLength(6);
+    expect(listing.match(/\[Register II Lock Keeper Lamp \d\]/g)).toHaveLength(6);
     expect(listing).not.toContain('Book now');
   });
 

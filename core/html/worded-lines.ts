@@ -81,7 +81,7 @@ export function collectWorded(root: Element, stats: StatsMap, { article = true, 
     else if (length <= 4 && LONE_NUMBER.test(text)) {
       if (isElement(line) && isLoneLabel(line, length) && !ancestorWithTag(line, CELLS) && !isCode(line, text)) numbers.push([line, Number(text)]);
     }
-    else if (!technical && length <= CALL_TO_ACTION_MAX && !HEADINGS.has(tag) && isCallToAction(line, length, text)) found.push(line);
+    else if (!technical && (article || text.split(' ').length <= BUTTON_WORDS) && length <= CALL_TO_ACTION_MAX && !HEADINGS.has(tag) && isCallToAction(line, length, text)) found.push(line);
     else if (!article) return;
     else if (length <= WORDED_LINE && (DATE_LINE.test(text) || isReadingTime(text))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
@@ -175,11 +175,17 @@ const lineLinkText = (line: Line): number =>
 
 /** Characters at most of a call to action. */
 const CALL_TO_ACTION_MAX = 100;
+/**
+ * Words at most of a call to action on a page with no main block: a button's label ("Read more",
+ * "View Company Profile"). A longer line that opens with a verb there may be an item's name (a
+ * shop's "Register II/Isode II Helmet Vent Light").
+ */
+const BUTTON_WORDS = 3;
 
 /**
  * A line that is one link to another page telling the reader to go there, written as a button (no
  * full stop): "Read the full Kia EV3 review", "Compare new car deals with leasing.com", "Book now",
- * "Click here to sign up" (CALL_TO_ACTION), in an article or on a listing's cards. A sentence that
+ * "Click here to sign up" (CALL_TO_ACTION), in an article or on a listing's cards (BUTTON_WORDS). A sentence that
  * links ("Read our full review.") is the writer's, a product tour's "Learn more about Web Console"
  * names a page of its own (NAMED_TARGET), and code is a name (an API's `Request`).
  */
