@@ -154,6 +154,20 @@ function inText(el: Element): boolean {
   return false;
 }
 
+/** Elements a sentence is written with: links, emphasis, a dateline's span, a date. */
+const PHRASING = new Set(['a', 'span', 'em', 'strong', 'b', 'i', 'u', 'time', 'abbr', 'cite', 'mark', 'small', 'font', 'q', 'dfn']);
+/** Characters at most of a part of a sentence: a link's words, a dateline ("KOBE – "); not a footnote's note. */
+const SENTENCE_PART = 100;
+
+/**
+ * Whether a phrasing element is part of the sentence around it: its class words name a link's style
+ * or a dateline ("recommendation-inline-link", `a.popup`, `span.dateline`), not a block of the page,
+ * and taking it out would leave a hole in the sentence ("I am a man. The nature of my ___ …").
+ */
+function isPartOfSentence(el: Element): boolean {
+  return PHRASING.has(el.localName) && inText(el) && visibleTextLength(el, undefined, SENTENCE_PART + 1) <= SENTENCE_PART;
+}
+
 function isControlLabel(button: Element): boolean {
   if (button.getAttribute('role') === 'tab' || hasToggle(button) || inText(button)) return false;
   const text = shownText(button).trim();
@@ -204,6 +218,7 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   // Marked to stay out of search snippets: bylines, bios, disclaimers, boxes of other posts.
   if (el.hasAttribute('data-nosnippet')) return 'words';
   const { parts, chrome } = names(el);
+  if (chrome && isPartOfSentence(el)) return undefined;
   if (chrome || isPictureCaption(el, parts) || isSignature(el)) return 'words';
   if (parts.some((p) => SECTION_EDGE_WORDS.has(p)) && !insideContentSection(el)) return 'edge';
   return undefined;

@@ -83,6 +83,18 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md).not.toContain('[Share]');
   });
 
+  it("keeps a link or a dateline whose class words read as chrome when it is part of a sentence, and still drops such an element standing alone", async () => {
+    const md = await main(`${siteChrome}<main><article><h1>Council approves the river plan</h1>
+      <p><span class="dateline">KOBE – </span>A total of 6,000 sandbags have been lost at the river depot, it was learned on Tuesday, and the police are looking into it.</p>
+      <p>I am a man who, from his youth upwards, has been filled with a profound conviction that <a class="popup" href="/notes/1">the easiest way of life</a> is the best, said the engineer, and the plan follows it.</p>
+      <p>Growing up on a farm, the mayor thought everyone had a <a class="recommendation-inline-link" href="/garden">vegetable garden</a> beside the river, and the plan gives one to each school.</p>
+      ${prose('budget')}<p><span class="share-links">Share Tweet Email</span></p><p><a class="popup" href="/gallery">Open the gallery of the river</a></p></article></main>`);
+    expect(md).toContain('KOBE – A total of 6,000 sandbags');
+    expect(md).toContain('conviction that [the easiest way of life](https://news.example/notes/1) is the best');
+    expect(md).toContain('had a [vegetable garden](https://news.example/garden) beside the river');
+    for (const text of ['Share Tweet', 'Open the gallery']) expect(md).not.toContain(text);
+  });
+
   it('drops the caption of a lazily loaded picture (no image left in its figure) and keeps a code listing\'s caption', async () => {
     const lazy = `<figure><div class="lazy-image" data-src="/tank.jpg"></div><noscript><img src="/tank.jpg" alt="A tank"></noscript>
       <figcaption><span>A man walks past an armoured carrier parked on a street on Thursday</span> <span>Credit: STR/AFP</span></figcaption></figure>`;
