@@ -31,6 +31,8 @@ const FURNITURE_LINES = [
   // Prompts to open a picture: "Press enter or click to view image in full size", "Click to enlarge", "View larger image".
   /^(?:press enter or )?(?:click|tap)(?: (?:on )?(?:the |an )?(?:image|photo|picture))? to (?:view|enlarge|expand|zoom)\b[^.!?]{0,40}$/iu,
   /^(?:view|see|show) (?:a )?(?:larger|bigger|full[- ]size|enlarged|high[- ]resolution) (?:image|photo|picture|version)s?$/iu,
+  // A story's audio player: "Listen to this article", "Listen to this story (4 min)", "Listen to this article in summarized format".
+  /^listen to (?:this |the )?(?:article|story|post)\b[^.!?]{0,40}$/iu,
   // Author boxes: "Über den Autor", "About the author", "Von:".
   /^(?:über (?:den|die) autor(?:in)?|about the author|von|autor(?:in|en)?|by)\s*:?$/iu,
   // Share prompts and labels left of a share bar: "Möchten Sie den Artikel teilen?", "Share this article", "Share:", "Teilen".
