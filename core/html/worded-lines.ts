@@ -182,24 +182,32 @@ const CALL_TO_ACTION_MAX = 100;
  */
 const BUTTON_WORDS = 3;
 
+/** A product tour's link that names the page it leads to ("Learn more about Web Console"): not a call to action. */
+const NAMED_TARGET = /^(?:learn|read|find out) more about\b/iu;
+
 /**
  * A line that is one link to another page telling the reader to go there, written as a button (no
  * full stop): "Read the full Kia EV3 review", "Compare new car deals with leasing.com", "Book now",
- * "Click here to sign up" (CALL_TO_ACTION), in an article or on a listing's cards (BUTTON_WORDS). A sentence that
- * links ("Read our full review.") is the writer's, a product tour's "Learn more about Web Console"
- * names a page of its own (NAMED_TARGET), and code is a name (an API's `Request`).
+ * "Click here to sign up" (CALL_TO_ACTION), in an article or on a listing's cards (BUTTON_WORDS). A
+ * sentence that links ("Read our full review.") is the writer's, a link that names its page
+ * (NAMED_TARGET) is the page's, and code is a name (an API's `Request`).
  */
-const NAMED_TARGET = /^(?:learn|read|find out) more about\b/iu;
 function isCallToAction(line: Line, length: number, text: string): boolean {
   if (/[.!?:;]$/u.test(text) || !CALL_TO_ACTION.test(text) || NAMED_TARGET.test(text) || lineLinkText(line) < length || isCode(line, text)) return false;
-  const links: Element[] = [];
-  for (const n of isElement(line) ? [line] : line) {
-    if (n.nodeType !== ELEMENT_NODE) continue;
-    const el = n as Element;
-    if (el.localName === 'a') links.push(el);
-    else walkElements(el, (a) => a.localName !== 'a' || (links.push(a), false));
-  }
+  const links = linksOf(line);
   return links.length === 1 && !links[0]!.getAttribute('href')?.startsWith('#');
+}
+
+/** The links of a line, outermost (an `<a>` is not looked into). */
+function linksOf(line: Line): Element[] {
+  const links: Element[] = [];
+  const visit = (el: Element): boolean => {
+    if (el.localName !== 'a') return true;
+    links.push(el);
+    return false;
+  };
+  for (const n of isElement(line) ? [line] : line) if (n.nodeType === ELEMENT_NODE && visit(n as Element)) walkElements(n, visit);
+  return links;
 }
 
 /**
