@@ -81,7 +81,7 @@ export function collectWorded(root: Element, stats: StatsMap, { article = true, 
     else if (length <= 4 && LONE_NUMBER.test(text)) {
       if (isElement(line) && isLoneLabel(line, length) && !ancestorWithTag(line, CELLS) && !isCode(line, text)) numbers.push([line, Number(text)]);
     }
-    else if (!technical && (article || text.split(' ').length <= BUTTON_WORDS) && length <= CALL_TO_ACTION_MAX && !HEADINGS.has(tag) && isCallToAction(line, length, text)) found.push(line);
+    else if (!technical && length <= CALL_TO_ACTION_MAX && !HEADINGS.has(tag) && isCallToAction(line, length, text, article)) found.push(line);
     else if (!article) return;
     else if (length <= WORDED_LINE && (DATE_LINE.test(text) || isReadingTime(text))) found.push(line);
     else if (length <= WORDED_LINE && (BYLINE_LINE.test(text) || isByline(text))) bylines.push(line);
@@ -192,8 +192,9 @@ const NAMED_TARGET = /^(?:learn|read|find out) more about\b/iu;
  * sentence that links ("Read our full review.") is the writer's, a link that names its page
  * (NAMED_TARGET) is the page's, and code is a name (an API's `Request`).
  */
-function isCallToAction(line: Line, length: number, text: string): boolean {
-  if (/[.!?:;]$/u.test(text) || !CALL_TO_ACTION.test(text) || NAMED_TARGET.test(text) || lineLinkText(line) < length || isCode(line, text)) return false;
+function isCallToAction(line: Line, length: number, text: string, article: boolean): boolean {
+  if (/[.!?:;]$/u.test(text) || !CALL_TO_ACTION.test(text) || NAMED_TARGET.test(text)) return false;
+  if ((!article && text.split(' ').length > BUTTON_WORDS) || lineLinkText(line) < length || isCode(line, text)) return false;
   const links = linksOf(line);
   return links.length === 1 && !links[0]!.getAttribute('href')?.startsWith('#');
 }
