@@ -290,6 +290,17 @@ describe('onlyMainContent on classes of pages', () => {
     expect(md.match(/upstream of the weir, for clubs/g)).toHaveLength(2);
   });
 
+  it('keeps once a story a site builder ships whole for each screen under classes that say nothing, and keeps a manual that repeats a block', async () => {
+    const copy = `<div class="variant x1"><h2>What the plan costs</h2>${prose('river')}${prose('budget')}</div>`;
+    const md = await main(`<main><h1>Council approves the river plan</h1>${copy}${copy.replace('x1', 'x2')}${copy.replace('x1', 'x3')}</main>`);
+    expect(md.match(/The river report, published on day 1/g)).toHaveLength(1);
+    expect(md.match(/The budget report, published on day 4/g)).toHaveLength(1);
+    expect(md.match(/## What the plan costs/g)).toHaveLength(1);
+    const method = (name: string) => `<dt><code>${name}(function, name=None)</code></dt><dd><p>Register a function that can respond to requests, under <code>name</code> if given, else under the function's own name.</p><p>It returns the function, so that it can be used as a decorator, as in the example below. A name registered twice keeps the last function.</p></dd>`;
+    const manual = await main(`<main><h1>The server module</h1><p>Two classes serve requests, with <code>register</code> methods alike.</p><dl>${method('Server.register')}</dl><p>The second class takes the same calls.</p><dl>${method('Handler.register')}</dl><pre><code>server.register(pow)\nhandler.register(pow)</code></pre></main>`);
+    expect(manual.match(/It returns the function, so that it can be used/g)).toHaveLength(2);
+  });
+
   it("drops a post's actions (Invision Community's link and sharing lines too), its member's figures its number, subject, reactions and edit note on lines of their own (reply, quote, like, follow, save, joined, posts, last edited), the board's links and rules, sign-in prompts and a page count, and keeps posts that talk of replies and likes, and a heading", async () => {
     const post = (n: number) => `<div class="answer"><div class="member"><dl><dt>Joined</dt><dd>Jun 4, 2024</dd></dl><dl><dt>Reaction score</dt><dd>${n * 3}</dd></dl><div>Posts: 1,0${n}</div></div>
       <p>I have paddled the river for ${n} years, and the new weir, built last spring, changed the current below the bridge for good.</p>

@@ -292,7 +292,7 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     removeIfNonEmpty(body, collectOtherStories(body, stats));
     removeIfNonEmpty(body, collectTail(body, stats));
     removeIfNonEmpty(body, collectWorded(body, stats, { article: false }));
-    removeIfNonEmpty(body, collectRepeats(body, stats));
+    removeIfNonEmpty(body, collectRepeats(body, stats, isTechnical(stats.get(body)!)));
     return body;
   }
   // Technical pages (API references, manuals) are made of small link-dense blocks: signatures,
@@ -317,6 +317,6 @@ export function applyMainContent(body: Element, url: string, kept?: readonly Ele
     removeIfNonEmpty(root, collectHead(root, stats));
   }
   removeIfNonEmpty(root, collectWorded(root, stats, { technical }));
-  removeIfNonEmpty(root, collectRepeats(root, stats));
+  removeIfNonEmpty(root, collectRepeats(root, stats, technical));
   return root;
 }

@@ -3,6 +3,10 @@
  * - a forum reply's quote of a post on the page;
  * - a text shipped once for wide screens and once for narrow ones (`hidden-up-md` and
  *   `hidden-down-md`, `mobileText`, `slide desktop` and `slide mobile`), of which a reader sees one.
+ * - a block of several lines whose whole text an earlier block shows: a site builder's copy of a
+ *   story for each screen under classes that say nothing (Framer's `ssr-variant hidden-1rq27kw`),
+ *   a thread's first post again in its preview card. Not on technical pages, where two methods or
+ *   two tabs of a manual share their description and the references keep both.
  * Not every repeat: a pull quote repeats a sentence of the story on purpose, a manual repeats its
  * "Stability: Experimental" notes, a guide quotes its own example, and the references keep them.
  */
@@ -12,6 +16,8 @@ import { isSpace } from './markdown-text.js';
 
 /** Characters at least of a quoted line that goes: shorter ones ("Yes", "Thanks!") repeat by nature. */
 const REPEAT_LINE = 60;
+/** Characters at least of a block of lines that goes when it repeats an earlier block whole. */
+const REPEAT_BLOCK = 200;
 const QUOTES = new Set(['blockquote']);
 /** A forum's quote of a post: XenForo's `bbCodeBlock--quote` with `data-quote`, Invision's `ipsQuote`, phpBB's `uncited`, a `<cite>` naming the poster. */
 const POST_QUOTE_CLASS = /(?:^|\s)(?:bbcodeblock--quote|ipsquote|uncited|bbcode_quote|quotecontent)(?:\s|$)/i;
@@ -21,8 +27,11 @@ function isPostQuote(quote: Element): boolean {
     POST_QUOTE_CLASS.test(quote.getAttribute('class') ?? '') || findDescendant(quote, (c) => c.localName === 'cite') !== undefined;
 }
 
-/** Lines (blocks of inline text only) in a post's quote or a block for one screen whose text an earlier line of the root already shows. */
-export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
+/**
+ * Lines (blocks of inline text only) in a post's quote or a block for one screen whose text an
+ * earlier line of the root already shows, and blocks of lines an earlier block shows whole.
+ */
+export function collectRepeats(root: Element, stats: StatsMap, technical = false): Set<Element> {
   // Lines seen, by their length as it is now (earlier steps may have taken a line out of a block
   // since it was measured): a line's text is collapsed and compared only when an earlier one is as
   // long, which few are (collapsing every paragraph was most of this step's cost).
@@ -34,11 +43,25 @@ export function collectRepeats(root: Element, stats: StatsMap): Set<Element> {
     return text;
   };
   const found = new Set<Element>();
+  // Blocks of several lines seen, by their measured length (the same for two copies, whatever
+  // earlier steps took from elsewhere): one whose text an earlier block, not one around it, shows
+  // whole is a copy.
+  const blocks = new Map<number, Element[]>();
   walkElements(root, (el) => {
     // Code repeats by design.
     if (el.localName === 'pre') return false;
     const s = stats.get(el);
-    if (!s || s.text < REPEAT_LINE || s.inline !== s.text) return true;
+    if (!s || s.text < REPEAT_LINE) return true;
+    if (s.inline !== s.text) {
+      if (technical || s.text < REPEAT_BLOCK) return true;
+      const alike = blocks.get(s.text);
+      if (!alike) blocks.set(s.text, [el]);
+      else if (alike.some((other) => !isWithin(el, other) && lineText(other) === lineText(el))) {
+        found.add(el);
+        return false;
+      } else alike.push(el);
+      return true;
+    }
     const length = nonSpaceLength(el);
     const alike = seen.get(length);
     if (!alike) {
