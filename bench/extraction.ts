@@ -5,13 +5,13 @@
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
  *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--part dev|held-out|all] [--worst N] [--dump DIR] [--digits 4]
- *     [--systems ours,ours-markdown,ours-untitled,consensus,whole-page,readability-domino,trafilatura,readability.js] [--cache DIR] [--fresh]
+ *     [--systems ours,ours-markdown,ours-untitled,consensus,whole-page,readability-domino,trafilatura,rs-trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
  * onlyMainContent (its markdown as plain text, as-is, without its title: `ours-untitled`, and only its lines trafilatura
  * keeps too: `consensus`), the whole page (onlyMainContent off),
  * Readability.js on our domino tree (the library we could have used instead), and as baselines
- * trafilatura and Readability.js on jsdom. Scoring as the public benchmarks do (score.ts). `--worst N` lists
+ * trafilatura, rs-trafilatura (which needs Rust's cargo) and Readability.js on jsdom. Scoring as the public benchmarks do (score.ts). `--worst N` lists
  * the development pages where ours does worst; held-out pages are never listed.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     wcxb: { type: 'string' },
     l3s: { type: 'string' },
     part: { type: 'string', default: 'all' },
-    systems: { type: 'string', default: 'ours,ours-markdown,whole-page,trafilatura,readability.js' },
+    systems: { type: 'string', default: 'ours,ours-markdown,whole-page,trafilatura,rs-trafilatura,readability.js' },
     worst: { type: 'string', default: '0' },
     dump: { type: 'string' },
     cache: { type: 'string', default: join(tmpdir(), 'pagewright-extraction-bench') },

@@ -1,7 +1,9 @@
 /**
  * The open-source extractors we measure against, installed into a throwaway folder on first use
- * (pinned, from PyPI and npm) and run as their own processes on a list of pages:
- * trafilatura (Python, the leader on the public benchmarks) and Mozilla Readability.js on jsdom.
+ * (pinned, from PyPI, npm and crates.io) and run as their own processes on a list of pages:
+ * trafilatura (Python, the leader on the public benchmarks for years), Mozilla Readability.js on
+ * jsdom, and rs-trafilatura (a Rust port of trafilatura with a page-type classifier and a profile
+ * per type, the best open-source figure on the article-extraction-benchmark's own table today).
  * Their outputs are deterministic, so they are kept per page content hash and version in the same
  * folder; `--fresh` on the bench's command line clears them.
  */
@@ -9,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeBody } from '../../core/html/decode.js';
 import type { Page } from './datasets.js';
 
 export const TRAFILATURA_VERSION = '2.3.1';
@@ -17,6 +20,7 @@ const LXML_HTML_CLEAN_VERSION = '0.4.6';
 export const READABILITY_VERSION = '0.6.0';
 /** The newest jsdom that runs on Node 20. */
 const JSDOM_VERSION = '26.1.0';
+export const RS_TRAFILATURA_VERSION = '0.2.2';
 
 export interface Extraction {
   text: string;
@@ -64,6 +68,43 @@ function installReadability(dir: string): string {
   return folder;
 }
 
+/**
+ * rs-trafilatura's `extract_stdin` (HTML on stdin, JSON with `main_content` out), built by cargo
+ * into the folder. It needs Rust's toolchain: without cargo the bench stops and says so.
+ */
+function installRsTrafilatura(dir: string): string {
+  const root = join(dir, 'rs-trafilatura');
+  const bin = join(root, 'bin', 'extract_stdin');
+  const stamp = join(root, `.rs-trafilatura-${RS_TRAFILATURA_VERSION}`);
+  if (!existsSync(stamp)) {
+    try {
+      sh('cargo', ['--version']);
+    } catch {
+      throw new Error('rs-trafilatura is built with Rust\'s cargo, which this machine does not have: install Rust (https://rustup.rs), or leave rs-trafilatura out of --systems');
+    }
+    console.error(`building rs-trafilatura ${RS_TRAFILATURA_VERSION} into ${root} (cargo install, a minute or two)`);
+    rmSync(root, { recursive: true, force: true });
+    sh('cargo', ['install', '--quiet', 'rs-trafilatura', '--version', RS_TRAFILATURA_VERSION, '--root', root, '--bin', 'extract_stdin']);
+    writeFileSync(stamp, '');
+  }
+  return bin;
+}
+
+/**
+ * The pages through `extract_stdin` (run-rs-trafilatura.py). Its CLI reads stdin as UTF-8, so it
+ * gets each page as our pipeline decodes it (trafilatura decodes bytes itself), written to a folder.
+ */
+function rsTrafilatura(dir: string, bin: string, pages: readonly Page[]): Record<string, Extraction> {
+  const folder = join(dir, 'rs-trafilatura', 'input');
+  mkdirSync(folder, { recursive: true });
+  const input = pages.map((p) => {
+    const path = join(folder, `${createHash('sha256').update(p.id).digest('hex')}.html`);
+    writeFileSync(path, decodeBody(readFileSync(p.path), undefined, true).text);
+    return { id: p.id, path, url: p.url };
+  });
+  return JSON.parse(sh('python3', [join(here, 'run-rs-trafilatura.py'), bin], { input: JSON.stringify(input) })) as Record<string, Extraction>;
+}
+
 /** The installed @mozilla/readability's entry, for running it in-process on our own DOM. */
 export function readabilityModule(dir: string): string {
   return join(installReadability(dir), 'node_modules', '@mozilla', 'readability', 'index.js');
@@ -103,6 +144,12 @@ export function baselines(dir: string): Baseline[] {
           Object.assign(results, JSON.parse(sh(process.execPath, ['--max-old-space-size=4096', join(folder, 'run.mjs')], { cwd: folder, input })));
         }
         return results;
+      }),
+    },
+    {
+      name: 'rs-trafilatura', version: RS_TRAFILATURA_VERSION,
+      run: (pages) => cached(dir, 'rs-trafilatura', RS_TRAFILATURA_VERSION, pages, (todo) => {
+        return rsTrafilatura(dir, installRsTrafilatura(dir), todo);
       }),
     },
   ];
