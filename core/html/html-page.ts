@@ -13,6 +13,7 @@ import { jsonLdArticleBody } from './article-body.js';
 import { applyMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
 import { extractMetadata } from './metadata.js';
+import { repairMojibake } from './mojibake.js';
 import { absolutizeUrls, documentBase } from './resolve.js';
 import { scanDocument } from './scan.js';
 import { applySelectors, validateSelectors } from './select.js';
@@ -20,7 +21,8 @@ import type { ProcessPageInput, ProcessedPage } from './types.js';
 
 export function processHtml(html: string, contentType: string, input: ProcessPageInput): ProcessedPage {
   const { formats } = input;
-  const doc = parseHtml(html);
+  // Read with twice-encoded text repaired (mojibake.ts); rawHtml stays the page as it came.
+  const doc = parseHtml(repairMojibake(html));
   const scan = scanDocument(doc);
   const base = documentBase(scan.baseHref, input.url);
   const result: ProcessedPage = { metadata: extractMetadata(doc, scan, base, contentType) };
