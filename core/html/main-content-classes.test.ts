@@ -599,6 +599,16 @@ b.push(1);</code></pre>
     expect(listicle).toContain('post 0 tells how one of them');
   });
 
+  it('drops cards of other posts after a short post that holds half as much text as their excerpts', async () => {
+    const excerpt = (i: number) => `When the agency denies a claim, it can feel like a dead end, and many applicants wonder what they can do next. Post ${i} walks through the appeal, the hearing and the court, step by step, with the forms each needs and the deadlines that apply, and what a lawyer can add at each of them.`;
+    const card = (i: number) => `<article class="post-card"><h3 class="post-card__title"><a href="/blog/other-${i}">Other post ${i}</a></h3><div class="post-card__excerpt"><p>${excerpt(i)}</p></div><a href="/blog/other-${i}">Read More</a></article>`;
+    const post = `<h1>Getting hurt at a gym</h1>${prose('gym', 3)}${prose('waiver', 3)}`;
+    const md = await main(`${siteChrome}<main><article>${post}</article><div class="posts">${[1, 2, 3, 4].map(card).join('')}</div></main>${siteFooter}`);
+    expect(md).toContain('The waiver report, published on day 3');
+    expect(md).not.toContain('Other post');
+    expect(md).not.toContain('walks through the appeal');
+  });
+
   it('drops a related-pages block of article cards with prose excerpts, and keeps prose in a wrapper named as related articles', async () => {
     // Cards that are <article>s with an excerpt and a "Learn more" link: neither the articles nor
     // the excerpts' prose keep a block whose class says related.

@@ -68,6 +68,12 @@ function isCard(el: Element, stats: StatsMap): boolean {
 
 /** Text before the first run, at least: an article came first. */
 const ARTICLE_BEFORE = 500;
+/**
+ * The article's share of what the runs hold, at least, in text and in prose: a short post can be
+ * followed by four cards with long excerpts (a law firm's blog), a listing's intro is not half
+ * its cards.
+ */
+const ARTICLE_SHARE = 0.5;
 /** `compareDocumentPosition`: the other node precedes this one. */
 const PRECEDING = 2;
 
@@ -113,8 +119,8 @@ function cardRuns(root: Element, stats: StatsMap): Element[][] {
 
 /**
  * Teaser cards under `root` when they all come after an article: the text and the prose
- * (`Stats.mass`) before the first run are more than all the runs hold (and at least
- * ARTICLE_BEFORE characters). A run that is all of its parent's elements goes with the parent.
+ * (`Stats.mass`) before the first run are at least half what all the runs hold (ARTICLE_SHARE),
+ * and at least ARTICLE_BEFORE characters. A run that is all of its parent's elements goes with the parent.
  * A listing's cards are most of its text, and a section front alternates rows of cards with
  * headlines: neither is touched.
  */
@@ -128,7 +134,7 @@ export function collectTeaserCards(root: Element, stats: StatsMap): Set<Element>
   if (!rootStats) return found;
   for (const of of [(s: Stats) => s.text, (s: Stats) => s.mass]) {
     const before = of(rootStats) - sumFrom(first, root, stats, of);
-    if (before < inRuns(of)) return found;
+    if (before < ARTICLE_SHARE * inRuns(of)) return found;
   }
   if (rootStats.text - sumFrom(first, root, stats, (s) => s.text) < ARTICLE_BEFORE) return found;
   for (const run of runs) {
