@@ -15,14 +15,16 @@
 const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 const BYTE_OF = new Map<string, number>([...WINDOWS_1252_HIGH].map((c, i) => [c, 0x80 + i]));
 
+/** windows-1252's signs at those bytes: what a continuation byte reads as there, besides Latin-1's C1 controls. */
+const SIGNS = WINDOWS_1252_HIGH.replace(/[\u0080-\u009f]/g, '');
 /** A continuation byte read as a character: Latin-1's C1 controls and 0xa0–0xbf, or windows-1252's signs. */
-const CONTINUATION = `[\\u0080-\\u00bf${WINDOWS_1252_HIGH.replace(/[\u0080-\u009f]/g, '')}]`;
+const CONTINUATION = `[\\u0080-\\u00bf${SIGNS}]`;
 /**
  * The sure sign: a lead byte read as a character, then a C1 control ("â\u0080\u0099"), or "â€"
  * (a curly quote or a dash through windows-1252), or "Ã" and a windows-1252 sign ("Ã‰" for "É").
  * Not any lead and sign: a German "Fuß“" or a French "café…" writes those.
  */
-const SIGN = /[\u00c2-\u00f4][\u0080-\u009f]|\u00e2\u20ac|\u00c3[\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178]/;
+const SIGN = new RegExp(`[\\u00c2-\\u00f4][\\u0080-\\u009f]|\\u00e2\\u20ac|\\u00c3[${SIGNS}]`);
 /** One character's UTF-8 bytes read one a character: a lead, then as many continuations as it announces. */
 const RUN = new RegExp(`[\\u00c2-\\u00df]${CONTINUATION}|[\\u00e0-\\u00ef]${CONTINUATION}{2}|[\\u00f0-\\u00f4]${CONTINUATION}{3}`, 'g');
 
