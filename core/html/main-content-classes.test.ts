@@ -150,13 +150,16 @@ describe('onlyMainContent on classes of pages', () => {
       <p>To read the full story, please subscribe to The River Times.</p>
       <p>Sign up for our daily newsletter</p><p>Newsletter</p><p>Jetzt Newsletter abonnieren</p>
       <p>This article is exclusive to Plus subscribers</p>${prose('bridge')}
+      <p>Follow AP on Facebook, X, Instagram, YouTube and TikTok</p>
+      <p>Follow the council on Facebook, where, since May, clerks, planners and the mayor answer questions.</p>
       </article></main>`);
     expect(md).toContain('Netflix added 8.8 million subscribers in the quarter.');
     expect(md).toContain('She started the newsletter in 2019 with two friends.');
     expect(md).toContain('I also subscribe to many newsletters about local politics.');
     expect(md).toContain("It is also possible to subscribe only to the council's votes.");
     expect(md).toContain('channel.subscribe(onVote)');
-    for (const line of ['Sign up', 'Newsletter\n', 'abonnieren', 'exclusive to', 'please subscribe']) expect(md).not.toContain(line);
+    expect(md).toContain('where, since May, clerks, planners and the mayor answer questions.');
+    for (const line of ['Sign up', 'Newsletter\n', 'abonnieren', 'exclusive to', 'please subscribe', 'Follow AP']) expect(md).not.toContain(line);
     expect(md.match(/newsletter/gi)).toHaveLength(2);
   });
 

@@ -285,9 +285,13 @@ const PROMPT_PITCH =
 /** Words at most of a pitch: a longer line with those words is a sentence of the story ("… launched a paid tier built from a free newsletter"). */
 const PITCH_WORDS = 12;
 
+/** A social network named in a list ("Follow AP on Facebook, X, Instagram, YouTube and TikTok"): its comma is not prose's. */
+const NETWORK_COMMA = /\b(?:twitter|x|facebook|instagram|youtube|tiktok|linkedin|threads|bluesky|telegram|whatsapp|pinterest|snapchat|reddit|mastodon|flipboard)\s*,/giu;
+
 /** A subscription, app or social prompt (PROMPT_LINE) that asks the reader, or labels a box. */
 export function isPrompt(text: string, commas: number): boolean {
-  if (commas >= PROMPT_COMMAS || !PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text)) return false;
+  if (!PROMPT_WORDS.test(text) || !PROMPT_LINE.test(text)) return false;
+  if (commas >= PROMPT_COMMAS && commas - (text.match(NETWORK_COMMA)?.length ?? 0) >= PROMPT_COMMAS) return false;
   const words = text.split(' ').length;
   return words <= PROMPT_LABEL || PROMPT_OPENS.test(text) || PROMPT_ASKS.test(text) || (words <= PITCH_WORDS && PROMPT_PITCH.test(text));
 }
