@@ -148,9 +148,7 @@ export function baselines(dir: string): Baseline[] {
     },
     {
       name: 'rs-trafilatura', version: RS_TRAFILATURA_VERSION,
-      run: (pages) => cached(dir, 'rs-trafilatura', RS_TRAFILATURA_VERSION, pages, (todo) => {
-        return rsTrafilatura(dir, installRsTrafilatura(dir), todo);
-      }),
+      run: (pages) => cached(dir, 'rs-trafilatura', RS_TRAFILATURA_VERSION, pages, (todo) => rsTrafilatura(dir, installRsTrafilatura(dir), todo)),
     },
   ];
 }
