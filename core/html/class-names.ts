@@ -91,6 +91,15 @@ export function namesConsent(el: Element): boolean {
   return classIdParts(el).some((p) => CONSENT_WORDS.has(p));
 }
 
+/**
+ * A table of contents named so: `toc` (DocBook's `div.toc`), Sphinx's `toctree-wrapper`,
+ * `table-of-contents`.
+ */
+export function namesTableOfContents(el: Element): boolean {
+  const parts = classIdParts(el);
+  return parts.includes('toc') || parts.includes('toctree') || (parts.includes('table') && parts.includes('contents'));
+}
+
 /** Class/id words that name the content container itself, whatever else the class says. */
 const CONTAINER_WORDS = new Set(['article', 'articlebody', 'body', 'content', 'main']);
 

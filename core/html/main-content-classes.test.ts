@@ -440,6 +440,23 @@ b.push(1);</code></pre>
     expect(md).not.toContain('[crate](https://news.example/)[Buf]');
   });
 
+  it("keeps a manual's chapter contents (DocBook's div.toc of the chapter's pages), and drops a box of a series' other parts named alike in a post", async () => {
+    const entry = (n: string, title: string, sub = '') => `<dt><span class="sect1"><a href="dml-${n}.html">6.${n}. ${title}</a></span></dt>${sub}`;
+    const sub = `<dd><dl><dt><span class="sect2"><a href="dml-2.html#DML-UPDATE-MANY">6.2.1. Updating Many Rows</a></span></dt></dl></dd>`;
+    const intro = `<p>The previous chapter discussed how to create tables and other structures to hold your data. Now it is time to fill the tables with data, change it and remove it, one row at a time or many rows at once, with the commands this chapter covers in turn, each with examples that build on the tables created before.</p>`;
+    const manual = await main(`<div class="navheader"><table><tr><td><a href="ddl.html">Prev</a></td><td><a href="index.html">Home</a></td><td><a href="dml-1.html">Next</a></td></tr></table></div>
+      <div class="chapter" id="DML"><div class="titlepage"><h2 class="title">Chapter 6. Data Manipulation</h2></div>
+      <div class="toc"><p><strong>Table of Contents</strong></p><dl class="toc">${entry('1', 'Inserting Data')}${entry('2', 'Updating Data', sub)}${entry('3', 'Deleting Data')}${entry('4', 'Returning Data from Modified Rows')}</dl></div>
+      ${intro}</div>`);
+    expect(manual).toContain('Data Manipulation');
+    expect(manual).toContain('The previous chapter discussed how to create tables');
+    for (const title of ['6.1. Inserting Data', '6.2. Updating Data', '6.2.1. Updating Many Rows', '6.3. Deleting Data', '6.4. Returning Data from Modified Rows']) expect(manual).toContain(`${title}]`);
+    const series = `<div class="series-toc"><p>This series</p><ul>${[1, 2, 3, 4].map((i) => `<li><a href="/2026/10/river-part-${i}">The river plan, part ${i}</a></li>`).join('')}</ul></div>`;
+    const post = await main(`${siteChrome}<main><article>${story.replace('</h1>', `</h1>${series}`)}</article></main>`);
+    expect(post).toContain('The bridge report, published on day 4');
+    expect(post).not.toContain('The river plan, part');
+  });
+
   it('drops what ends the article after its last prose: an emptied "more on this" heading, a lead-in, a lone link', async () => {
     const md = await main(`${siteChrome}<div class="story-body">${story}
       <h3>Conclusion</h3><div>${prose('summary', 2)}</div>

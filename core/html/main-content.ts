@@ -37,7 +37,7 @@
  * Never empty the page: a step that would leave no text and no media is not taken.
  */
 import { collectUnstated } from './article-body.js';
-import { classWeight, names } from './class-names.js';
+import { classWeight, names, namesTableOfContents } from './class-names.js';
 import { CODE_BLOCKS, collectChrome } from './chrome.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { ancestorWithTag, ELEMENT_NODE, findDescendant, hasMedia, isWithin, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
@@ -117,12 +117,15 @@ function isHeadingWidget(el: Element, s: Stats): boolean {
 /** Links to sections of the page, at least, in a table of contents. */
 const TOC_LINKS = 3;
 
+/** Share of a table of contents' text in its links. */
+const TOC_LINK_TEXT = 0.8;
+
 /**
  * A table of contents: a block of links to sections of this page and little else. It repeats the
  * headings that follow.
  */
 function isTableOfContents(s: Stats): boolean {
-  return s.fragmentLinks >= TOC_LINKS && s.fragmentLinks > 0.5 * s.links && s.linkText >= 0.8 * s.text;
+  return s.fragmentLinks >= TOC_LINKS && s.fragmentLinks > 0.5 * s.links && s.linkText >= TOC_LINK_TEXT * s.text;
 }
 
 /** Tables of contents under `root`, outermost first, each with a heading just before it ("Contents"). */
@@ -179,11 +182,14 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
   const found = new Set<Element>();
   const around = new Set<Node>();
   for (let up: Node | null = core; up && up !== root; up = up.parentNode) around.add(up);
+  const coreText = stats.get(core)?.text ?? 0;
+  const rootText = stats.get(root)?.text ?? 0;
   walkElements(root, (el) => {
     // The blocks around the best candidate hold the content itself, whatever their class says.
     if (around.has(el)) return true;
     if (CODE_BLOCKS.has(el.localName)) return false;
     const s = stats.get(el);
+    if (s && isChapterContents(el, s, isWithin(el, core) ? coreText : rootText)) return false;
     if (s && el.localName === 'p' && isReadAlso(el, s)) {
       found.add(el);
       return false;
@@ -195,6 +201,21 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
     return false;
   });
   return found;
+}
+
+/** Share of its block's text from which a table of contents of other pages is a chapter's contents. */
+const CHAPTER_CONTENTS_SHARE = 0.1;
+
+/**
+ * A manual's chapter or part page lists the pages it is made of (DocBook's `div.toc` under the
+ * chapter's title, a Sphinx `toctree`): a block named as a table of contents, nearly all links,
+ * holding a tenth or more of the block it is in (`within`: the best candidate's text when it is
+ * inside it, else the root's). That list is what the page has to say, not a list of headlines,
+ * even after a long introduction. A box of a series' other parts in a post is a small share of
+ * the post (at most 6 % on WCXB's development articles), and still goes.
+ */
+function isChapterContents(el: Element, s: Stats, within: number): boolean {
+  return s.text > CHAPTER_CONTENTS_SHARE * within && s.linkText >= TOC_LINK_TEXT * s.text && namesTableOfContents(el);
 }
 
 /** Share of the best candidate's prose from which the furniture inside it is the page itself (see isTeaserPage). */
