@@ -2,11 +2,13 @@
  * The HTML path: one parse, then every format derives from that tree, in an order that matters:
  * metadata, links, images and attributes read the untouched document (links serve crawl discovery,
  * so navigation the markdown drops is still followed); then non-content elements go, selectors apply, onlyMainContent
- * prunes, URLs become absolute, and the html and markdown formats are taken from the same body.
+ * prunes, URLs become absolute, emphasis is made writable (emphasis.ts), and the html and markdown
+ * formats are taken from the same body.
  */
 import { parseHtml } from './dom.js';
 import { removeNonContent } from './clean.js';
 import { extractAttributes } from './attributes.js';
+import { tidyEmphasis } from './emphasis.js';
 import { extractImages } from './images.js';
 import { extractLinks } from './links.js';
 import { jsonLdArticleBody } from './article-body.js';
@@ -49,6 +51,7 @@ export function processHtml(html: string, contentType: string, input: ProcessPag
     if (input.onlyMainContent) root = applyMainContent(root, input.url, selected?.kept, statedBody);
     absolutizeUrls(root, base);
   }
+  tidyEmphasis(root);
   // A main root is itself part of the content (`<main>...</main>`); body and container are not.
   if (formats.has('html')) result.html = root === body || root === selected?.container ? root.innerHTML : root.outerHTML;
   if (formats.has('markdown')) result.markdown = toMarkdown(root);

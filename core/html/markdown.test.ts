@@ -134,6 +134,14 @@ describe('markdown: links, images and structure', () => {
     );
   });
 
+  it('writes bold in bold once, and one bold word split in two elements as one (no **** runs)', async () => {
+    const html = `<h2><b><strong>What is a keyboard?</strong></b></h2><ul><li><a href="/sl"><b><strong>Supervised Learning</strong></b></a><b><strong>:</strong></b> trains on labels.</li>
+      <li><strong>S</strong><b>pecific</b> and <em>ta<i>ll</i></em><i>er</i>, <b>a</b> <b>b</b>, <strong><em>both</em></strong></li></ul>`;
+    const page = await processPage({ body: html, url, formats: new Set(['markdown', 'html']) });
+    expect(page.markdown).toBe('## **What is a keyboard?**\n\n- [**Supervised Learning**](https://example.com/sl)**:** trains on labels.\n- **Specific** and *taller*, **a** **b**, ***both***');
+    expect(page.html).toContain('<h2><b>What is a keyboard?</b></h2>');
+  });
+
   it('collapses runs of blank lines and whitespace-only blocks', async () => {
     const html = '<p>a</p><div>   </div><div><br><br></div><p>b</p><p>&nbsp;</p><p>c</p>';
     expect(await markdownOf(html)).toBe('a\n\nb\n\nc');
