@@ -93,8 +93,13 @@ function opensFromTitle(el: Element): boolean {
   return shown > 0 && linkTextUnder(el) <= shown / 2;
 }
 
+/**
+ * Hidden for good: `hidden`, `aria-hidden`, a style or a class that hides it, and the `popover`
+ * attribute (HTML shows such an element only when a script or a button opens it: a hover card, an
+ * "install this app" box).
+ */
 export function isHidden(el: Element): boolean {
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  if (el.hasAttribute('hidden') || el.hasAttribute('popover') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
   if (style && HIDDEN_STYLE.test(style)) return true;
   return names(el).hidden;

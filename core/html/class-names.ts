@@ -34,7 +34,7 @@ const CHROME_WORDS = new Set([
   'nav', 'navbar', 'navigation', 'menu', 'menubar', 'sidebar', 'breadcrumb', 'breadcrumbs', 'skiplink',
   'cookie', 'cookies', 'consent', 'gdpr', 'banner',
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'sponsor', 'sponsored', 'promo',
-  'modal', 'popup', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
+  'modal', 'popup', 'popover', 'share', 'sharing', 'social', 'newsletter', 'subscribe', 'signup',
   // Reader comments, teaser lists and the small furniture around an article.
   ...COMMENT_WORDS,
   ...OTHER_POSTS_WORDS, 'ticker',

@@ -532,6 +532,23 @@ b.push(1);</code></pre>
     expect(md).not.toContain('g2.jpg');
   });
 
+  it("keeps a short thread's posts, and drops a popover (hidden until opened: the popover attribute, or a class that says so)", async () => {
+    const post = (id: number, text: string) => `<article class="ipsEntry" id="elComment_${id}"><aside><a href="/u/${id}">member${id}</a></aside>
+      <div class="ipsEntry__content" id="comment-${id}_wrap"><p>${text}</p></div></article>`;
+    const install = `<div class="iCard iPwaInstallPopover"><p>A full-screen app on your home screen with push notifications, badges and more.</p>
+      <p>To install this app, tap the share icon in your browser, scroll the menu and tap Add to Home Screen, then tap Add in the corner.</p></div>`;
+    const md = await main(`${siteChrome}<div popover="manual" class="hovercard"><p>Signed in members see a profile card here, with their badges, their posts and the date they joined the board.</p></div>
+      ${install}<main><h1>Roadmap discussion</h1><div class="cTopic" id="comments">
+      ${post(1, "Hi, I'd like to know the roadmap for future products and version releases. The only news posted here are changes to released products.")}
+      ${post(2, 'For more insight into the products and the roadmap, you may want to check if you are eligible to join the partner circle.')}
+      ${post(3, 'Thanks, I did not know about the circle. I have applied today, and I will post here what I learn about the next releases.')}</div></main>${siteFooter}`);
+    expect(md).toContain("Hi, I'd like to know the roadmap for future products");
+    expect(md).toContain('you may want to check if you are eligible to join the partner circle.');
+    expect(md).toContain('I will post here what I learn about the next releases.');
+    expect(md).not.toContain('A full-screen app');
+    expect(md).not.toContain('profile card');
+  });
+
   it('keeps a product\'s description and specifications, and drops its customer reviews like reader comments', async () => {
     const review = (who: string, n: number) => `<div class="review"><p><b>${who}</b></p><p>I bought this kettle ${n} weeks ago, and honestly, it boils fast, but the lid rattles a little when it does.</p></div>`;
     const md = await main(`${siteChrome}<main><div class="product"><h1>Steel kettle, 1.7 litres</h1>${prose('kettle')}
