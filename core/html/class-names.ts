@@ -155,6 +155,13 @@ const HIDDEN_CLASSES = new Set([
 const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
 
 /**
+ * Class tokens that say what the element hides or goes without (`hide-read-more-ad`,
+ * `without-sidebar`, `disable-share`): a property of the element, not its role, so their words are
+ * no evidence either. Not `no-`: `no-comments` names the notice that commenting is closed.
+ */
+const NEGATED_TOKEN = /(^|\s)(?:hide|without|disable)[-_]\S*/gi;
+
+/**
  * The hash CSS modules append to a class (`ProductList_seoContainer__HiiRZ`, `AccordionTextItem_item__adF2E`):
  * five characters of base64 after `__`, with a capital or a digit (a BEM element, `card__title`, is
  * lower case). It is no word: read as words, `adF2E` says `ad`.
@@ -237,6 +244,7 @@ const BUILDERS = new Set(['elementor']);
 function splitWords(raw: string): string[] {
   const parts = raw
     .replace(SCRIPT_HOOK, '$1')
+    .replace(NEGATED_TOKEN, '$1')
     .replace(MODULE_HASH, stripHash)
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -569,6 +569,17 @@ b.push(1);</code></pre>
     expect(md).not.toContain('All rights reserved');
   });
 
+  it("keeps a section front's stories in a grid whose class says what it hides (hide-read-more-ad), and still drops an ad slot", async () => {
+    const card = (i: number) => `<div class="SummaryItem"><a href="/story/${i}"><h3>Story ${i} about the river</h3></a><p>Dek ${i}: the plan changes.</p></div>`;
+    const grid = (from: number) => `<div class="SummaryCollectionGridItems hide-read-more-ad">${[0, 1, 2, 3].map((i) => card(from + i)).join('')}</div>`;
+    const page = `<!doctype html><html><head><title>Science</title></head><body>${siteChrome}<main><h1>Science</h1>
+      <div class="lead"><a href="/story/lead"><h2>The lead story of the week</h2></a><p>A recent study suggests that the river will rise by a metre before the century ends.</p></div>
+      ${grid(0)}<div class="ad-slot"><p>Advertisement: the best kettles of the year, on sale this week only.</p></div>${grid(4)}${grid(8)}</main>${siteFooter}</body></html>`;
+    const md = (await processPage({ body: page, url: 'https://news.example/category/science/', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+    for (let i = 0; i < 12; i++) expect(md).toContain(`Dek ${i}: the plan changes.`);
+    expect(md).not.toContain('best kettles');
+  });
+
   it('drops notices and prompts worded as such from a page with no main block, and keeps its cards\' dates, bylines and disclosures', async () => {
     const items = Array.from({ length: 8 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Kettle ${i}: a steel kettle for a small kitchen</a></h2><p>November ${10 + i}, 2025</p><p>By Ann Lee</p><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros. If you want one, this is my pick. (affiliate link)</p></div>`);
