@@ -580,6 +580,16 @@ b.push(1);</code></pre>
     expect(md).not.toContain('best kettles');
   });
 
+  it('keeps a chart of titles under its introduction: link-dense rows that hold over twice the rest of the text', async () => {
+    const row = (i: number) => `<li class="summary-item"><div><a href="/title/tt${i}/"><h3>${i}. Film number ${i}</h3></a><span>2026</span><span>1h 5${i % 10}m</span><span>R</span></div></li>`;
+    const page = `<!doctype html><html><head><title>Most popular movies</title></head><body>${siteChrome}<main><h1>Most popular movies</h1><p>As determined by our users</p>
+      <p>Our charts use data from the search behavior of more than 250 million monthly visitors to rank the titles. Updated weekly, they show what people look at now.</p>
+      <ul class="metadata-list">${Array.from({ length: 20 }, (_, i) => row(i + 1)).join('')}</ul></main>${siteFooter}</body></html>`;
+    const md = (await processPage({ body: page, url: 'https://films.example/chart/moviemeter/', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+    expect(md).toContain('Our charts use data from the search behavior');
+    for (const i of [1, 7, 20]) expect(md).toContain(`Film number ${i}](https://films.example/title/tt${i}/)`);
+  });
+
   it('drops notices and prompts worded as such from a page with no main block, and keeps its cards\' dates, bylines and disclosures', async () => {
     const items = Array.from({ length: 8 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Kettle ${i}: a steel kettle for a small kitchen</a></h2><p>November ${10 + i}, 2025</p><p>By Ann Lee</p><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros. If you want one, this is my pick. (affiliate link)</p></div>`);

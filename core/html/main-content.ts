@@ -221,15 +221,16 @@ function isChapterContents(el: Element, s: Stats, within: number): boolean {
 /** Share of the best candidate's prose from which the furniture inside it is the page itself (see isTeaserPage). */
 const TEASER_PAGE_SHARE = 0.5;
 /** Text of the furniture, as a multiple of the rest of the root's text, from which the root is made of it (see isTeaserPage). */
-const TEASER_ROOT_TEXT = 4;
+const TEASER_ROOT_TEXT = 2;
 
 /**
  * A page of teasers (a listing, a section front, search results, a category of products): what
  * reads as furniture in an article (link-dense teaser cards, image strips) holds most of the prose
- * (`Stats.mass`) of the best candidate itself, the block the content root grew from, or most of the
- * root's text by far (a home page whose only prose is a few blurbs among its headlines). Those
- * teasers are the page's content, and none of them is removed. An article's prose lies outside its
- * teaser lists, so they still go, even when they are most of its text.
+ * (`Stats.mass`) of the best candidate itself, the block the content root grew from, or twice the
+ * rest of the root's text (a home page whose only prose is a few blurbs among its headlines, a chart
+ * of a hundred titles under a paragraph). Those teasers are the page's content, and none of them is
+ * removed. An article's prose lies outside its teaser lists, so they still go, even when they are
+ * more than half its text.
  */
 function isTeaserPage(root: Element, core: Element, furniture: Set<Element>, stats: StatsMap): boolean {
   let inside = 0;
