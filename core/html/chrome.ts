@@ -4,7 +4,7 @@
  * and page-level headers and footers are guarded against taking the content itself.
  */
 import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
-import { isHeaderLike, namesComments, namesConsent, namesContent, namesOtherPosts, namesWidget } from './class-names.js';
+import { classIdParts, isHeaderLike, namesComments, namesConsent, namesContent, namesOnlyMeta, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
@@ -155,6 +155,15 @@ function consentBox(el: Element, root: Element): Element | undefined {
   return !holdsContent(box) && !amongProse(box) && readsAsConsent(box.textContent ?? '') ? box : undefined;
 }
 
+/**
+ * A listing's entry in a block named `meta` (arXiv's `div.meta` holds each paper's title, authors
+ * and subjects): `meta` is its only chrome word and an element in it is named as a title. A post's
+ * `entry-meta` holds its date and author, not its title.
+ */
+function isListingEntry(el: Element): boolean {
+  return namesOnlyMeta(el) && findDescendant(el, (d) => classIdParts(d).includes('title')) !== undefined;
+}
+
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
 export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set<Element> {
   const found = new Set<Element>();
@@ -170,7 +179,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     // A site's header or footer (below) is kept for a title it holds, not for its prose.
     if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
-    if (holds(el)) return true;
+    if (holds(el) || isListingEntry(el)) return true;
     // Most of the page's text, unless most of it is links: a mega menu in the site header.
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
     // The page's text is counted only as far as could still leave the block that share of it: for

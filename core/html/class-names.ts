@@ -76,6 +76,17 @@ const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 
  */
 const LEADING_CHROME_WORDS = new Set(['side', 'rail']);
 
+/** Whether `meta` is the only chrome word of the class and id (a post's date-and-author line, or a listing's entry: `div.meta`). */
+export function namesOnlyMeta(el: Element): boolean {
+  let meta = false;
+  for (const part of classIdParts(el)) {
+    if (!isChromeWord(part)) continue;
+    if (part !== 'meta') return false;
+    meta = true;
+  }
+  return meta;
+}
+
 export function namesOtherPosts(el: Element): boolean {
   return classIdParts(el).some((p) => OTHER_POSTS_WORDS.includes(p) || OTHER_POSTS_PREFIXES.some((w) => p.startsWith(w)));
 }

@@ -590,6 +590,19 @@ b.push(1);</code></pre>
     for (const i of [1, 7, 20]) expect(md).toContain(`Film number ${i}](https://films.example/title/tt${i}/)`);
   });
 
+  it("keeps a listing's entries written in blocks named meta (arXiv's list), and drops a post's meta line of date and author", async () => {
+    const entry = (i: number) => `<dt><a href="/abs/2603.0${i}">arXiv:2603.0${i}</a> [<a href="/pdf/2603.0${i}">pdf</a>]</dt>
+      <dd><div class="meta"><div class="list-title"><span class="descriptor">Title:</span> Attention sinks in model number ${i}</div>
+      <div class="list-subjects"><span class="descriptor">Subjects:</span> Artificial Intelligence (cs.AI)</div></div></dd>`;
+    const page = `<!doctype html><html><head><title>Artificial Intelligence</title></head><body>${siteChrome}<main><h1>Artificial Intelligence</h1>
+      <h2>Authors and titles for recent submissions</h2><dl>${[1, 2, 3, 4, 5, 6].map(entry).join('')}</dl></main>${siteFooter}</body></html>`;
+    const listing = (await processPage({ body: page, url: 'https://papers.example/list/cs.AI/recent', formats: new Set(['markdown']), onlyMainContent: true })).markdown ?? '';
+    for (let i = 1; i <= 6; i++) expect(listing).toContain(`Title: Attention sinks in model number ${i}`);
+    const post = await main(`${siteChrome}<main><article><div class="entry-meta"><span class="posted-on">November 3, 2026</span> by <a href="/author/ann">Ann Reporter</a></div>${story}</article></main>`);
+    expect(post).toContain('The bridge report, published on day 4');
+    expect(post).not.toContain('Ann Reporter');
+  });
+
   it('drops notices and prompts worded as such from a page with no main block, and keeps its cards\' dates, bylines and disclosures', async () => {
     const items = Array.from({ length: 8 }, (_, i) =>
       `<div class="result"><h2><a href="/p/${i}">Kettle ${i}: a steel kettle for a small kitchen</a></h2><p>November ${10 + i}, 2025</p><p>By Ann Lee</p><p>Kettle ${i} boils a litre in three minutes, holds heat, and costs ${20 + i} euros. If you want one, this is my pick. (affiliate link)</p></div>`);
