@@ -451,6 +451,9 @@ b.push(1);</code></pre>
     expect(manual).toContain('Data Manipulation');
     expect(manual).toContain('The previous chapter discussed how to create tables');
     for (const title of ['6.1. Inserting Data', '6.2. Updating Data', '6.2.1. Updating Many Rows', '6.3. Deleting Data', '6.4. Returning Data from Modified Rows']) expect(manual).toContain(`${title}]`);
+    const short = await main(`<div class="chapter" id="MVCC"><div class="titlepage"><h2 class="title">Chapter 13. Concurrency Control</h2></div>
+      <div class="toc"><p><strong>Table of Contents</strong></p><dl class="toc"><dt><a href="mvcc-intro.html">13.1. Introduction</a></dt><dt><a href="transaction-iso.html">13.2. Transaction Isolation</a></dt></dl></div>${intro}</div>`);
+    expect(short).toContain('13.2. Transaction Isolation]');
     const series = `<div class="series-toc"><p>This series</p><ul>${[1, 2, 3, 4].map((i) => `<li><a href="/2026/10/river-part-${i}">The river plan, part ${i}</a></li>`).join('')}</ul></div>`;
     const post = await main(`${siteChrome}<main><article>${story.replace('</h1>', `</h1>${series}`)}</article></main>`);
     expect(post).toContain('The bridge report, published on day 4');

@@ -205,17 +205,19 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
 
 /** Share of its block's text from which a table of contents of other pages is a chapter's contents. */
 const CHAPTER_CONTENTS_SHARE = 0.1;
+/** Share of a chapter's contents in its links: less than a table of contents' (TOC_LINK_TEXT), as a contents of two entries under its title ("Table of Contents") is a third title. */
+const CHAPTER_CONTENTS_LINK_TEXT = 0.6;
 
 /**
  * A manual's chapter or part page lists the pages it is made of (DocBook's `div.toc` under the
- * chapter's title, a Sphinx `toctree`): a block named as a table of contents, nearly all links,
+ * chapter's title, a Sphinx `toctree`): a block named as a table of contents, mostly links,
  * holding a tenth or more of the block it is in (`within`: the best candidate's text when it is
  * inside it, else the root's). That list is what the page has to say, not a list of headlines,
  * even after a long introduction. A box of a series' other parts in a post is a small share of
  * the post (at most 6 % on WCXB's development articles), and still goes.
  */
 function isChapterContents(el: Element, s: Stats, within: number): boolean {
-  return s.text > CHAPTER_CONTENTS_SHARE * within && s.linkText >= TOC_LINK_TEXT * s.text && namesTableOfContents(el);
+  return s.text > CHAPTER_CONTENTS_SHARE * within && s.linkText >= CHAPTER_CONTENTS_LINK_TEXT * s.text && namesTableOfContents(el);
 }
 
 /** Share of the best candidate's prose from which the furniture inside it is the page itself (see isTeaserPage). */
