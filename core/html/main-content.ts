@@ -189,7 +189,7 @@ function collectFurniture(root: Element, stats: StatsMap, core: Element): Set<El
     if (around.has(el)) return true;
     if (CODE_BLOCKS.has(el.localName)) return false;
     const s = stats.get(el);
-    if (s && isChapterContents(el, s, isWithin(el, core) ? coreText : rootText)) return false;
+    if (s && isChapterContents(el, s, core, coreText, rootText)) return false;
     if (s && el.localName === 'p' && isReadAlso(el, s)) {
       found.add(el);
       return false;
@@ -211,13 +211,15 @@ const CHAPTER_CONTENTS_LINK_TEXT = 0.6;
 /**
  * A manual's chapter or part page lists the pages it is made of (DocBook's `div.toc` under the
  * chapter's title, a Sphinx `toctree`): a block named as a table of contents, mostly links,
- * holding a tenth or more of the block it is in (`within`: the best candidate's text when it is
- * inside it, else the root's). That list is what the page has to say, not a list of headlines,
- * even after a long introduction. A box of a series' other parts in a post is a small share of
- * the post (at most 6 % on WCXB's development articles), and still goes.
+ * holding a tenth or more of the block it is in (the best candidate's text when it is inside it,
+ * else the root's). That list is what the page has to say, not a list of headlines, even after a
+ * long introduction. A box of a series' other parts in a post is a small share of the post (at
+ * most 6 % on WCXB's development articles), and still goes. The name is read first: the walk
+ * asks this of every block, and only a named one is worth looking up the tree for.
  */
-function isChapterContents(el: Element, s: Stats, within: number): boolean {
-  return s.text > CHAPTER_CONTENTS_SHARE * within && s.linkText >= CHAPTER_CONTENTS_LINK_TEXT * s.text && namesTableOfContents(el);
+function isChapterContents(el: Element, s: Stats, core: Element, coreText: number, rootText: number): boolean {
+  if (!namesTableOfContents(el) || s.linkText < CHAPTER_CONTENTS_LINK_TEXT * s.text) return false;
+  return s.text > CHAPTER_CONTENTS_SHARE * (isWithin(el, core) ? coreText : rootText);
 }
 
 /** Share of the best candidate's prose from which the furniture inside it is the page itself (see isTeaserPage). */
