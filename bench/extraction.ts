@@ -4,7 +4,7 @@
  * does not keep.
  *
  *   npx tsx bench/extraction.ts --trafilatura <trafilatura>/tests --readability <readability>/test/test-pages \
- *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--part dev|held-out|all] [--worst N] [--dump DIR] [--digits 4]
+ *     --docs <folder from bench/extraction/docs-set.ts> [--articles <article-extraction-benchmark>] [--wcxb <wcxb>] [--l3s <L3S-GN1 folder>] [--fundus <fundus>] [--part dev|held-out|all] [--worst N] [--dump DIR] [--digits 4]
  *     [--systems ours,ours-markdown,ours-untitled,consensus,whole-page,readability-domino,trafilatura,rs-trafilatura,readability.js] [--cache DIR] [--fresh]
  *
  * Rows per dataset and part (development / held out, see datasets.ts): our pipeline with
@@ -22,7 +22,7 @@ import { decodeBody } from '../core/html/decode.js';
 import { parseHtml } from '../core/html/dom.js';
 import { processPage } from '../core/html/index.js';
 import { baselines, readabilityModule, type Extraction } from './extraction/baselines.js';
-import { articlesSet, docsSet, l3sSet, readabilitySet, wcxbSet, trafilaturaSet, type Page } from './extraction/datasets.js';
+import { articlesSet, docsSet, fundusSet, l3sSet, readabilitySet, wcxbSet, trafilaturaSet, type Page } from './extraction/datasets.js';
 import { articleScore, articleTotals, averageScores, markdownText, shingleScore, snippetCounts, snippetTotals, type Totals } from './extraction/score.js';
 
 const { values: args } = parseArgs({
@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     articles: { type: 'string' },
     wcxb: { type: 'string' },
     l3s: { type: 'string' },
+    fundus: { type: 'string' },
     part: { type: 'string', default: 'all' },
     systems: { type: 'string', default: 'ours,ours-markdown,whole-page,trafilatura,rs-trafilatura,readability.js' },
     worst: { type: 'string', default: '0' },
@@ -51,9 +52,10 @@ const pages: Page[] = [
   ...(args.articles ? articlesSet(args.articles, args.cache) : []),
   ...(args.wcxb ? wcxbSet(args.wcxb, args.cache) : []),
   ...(args.l3s ? l3sSet(args.l3s) : []),
+  ...(args.fundus ? fundusSet(args.fundus, args.cache) : []),
 ];
 if (pages.length === 0) {
-  console.error('give at least one of --trafilatura, --readability, --docs, --articles, --wcxb, --l3s (see the top of bench/extraction.ts)');
+  console.error('give at least one of --trafilatura, --readability, --docs, --articles, --wcxb, --l3s, --fundus (see the top of bench/extraction.ts)');
   process.exit(2);
 }
 const parts = args.part === 'all' ? ['dev', 'held-out'] : [args.part];

@@ -18,6 +18,14 @@
  *   pages), each with a human-reviewed main text. One dataset per kind (`wcxb/article`, …); its own
  *   `dev` split is the development part and its `test` split is held out. Shingles.
  *
+ * - `fundus`: the test pages of fundus (flairNLP/fundus, MIT), a news scraper with a parser written
+ *   by hand for each publisher: `tests/resources/parser/test_data` of its repository, per country a
+ *   folder of saved article pages (`<Publisher>_<date>.html.gz`, their addresses in `meta.info`)
+ *   and per publisher a JSON of what each parser version extracts. The reference is the body as
+ *   those parsers cut it (standfirst, subheadings, paragraphs), without the headline, as Zyte's
+ *   bodies are. `fundus/en` holds the English pages, `fundus/other` the rest but Chinese, Japanese
+ *   and Korean, whose words no space separates (shingles of such text mean nothing). Shingles.
+ *
  * Every page is put in the development or the held-out part by a hash of its name, about 30 % held
  * out; tuning looks at development pages only.
  */
@@ -191,4 +199,54 @@ export function l3sSet(dir: string): Page[] {
     const text = blocks.map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()).join('\n');
     return { dataset: 'l3s-gn1', id, path: join(dir, 'original', f), url: urls.get(id) ?? `https://l3s.invalid/${id}`, gold: { kind: 'text', text }, heldOut: isHeldOut('l3s-gn1', id) };
   });
+}
+
+interface FundusCase {
+  body?: { summary?: string[]; sections?: { headline?: string[]; paragraphs?: string[] }[] };
+}
+
+/** Languages whose words no space separates: their pages are left out of the shingle scores. */
+const UNSPACED = /^(?:ja|ko|zh)/;
+const ENGLISH_GROUPS = new Set(['us', 'uk', 'ca', 'au', 'za', 'na', 'ind', 'my', 'ls', 'tz', 'il']);
+const UNSPACED_GROUPS = new Set(['cn', 'jp', 'kr', 'tw']);
+
+/**
+ * fundus's test pages (see the top of this file). A publisher's parser versions follow each other in
+ * time and each has one saved page, so the n-th oldest page goes with the n-th version.
+ */
+export function fundusSet(dir: string, cacheDir: string): Page[] {
+  const root = join(dir, 'tests', 'resources', 'parser', 'test_data');
+  return readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== '__pycache__').flatMap((group) => {
+    const folder = join(root, group.name);
+    const meta = JSON.parse(readFileSync(join(folder, 'meta.info'), 'utf8')) as Record<string, { url: string }>;
+    const out = join(cacheDir, 'fundus', group.name);
+    mkdirSync(out, { recursive: true });
+    const files = readdirSync(folder);
+    return files.filter((f) => f.endsWith('.json')).flatMap((json) => {
+      const publisher = json.slice(0, -'.json'.length);
+      const cases = JSON.parse(readFileSync(join(folder, json), 'utf8')) as Record<string, FundusCase>;
+      const versions = Object.keys(cases).sort((a, b) => versionOrder(a, b));
+      const pages = files.filter((f) => f.startsWith(`${publisher}_`) && f.endsWith('.html.gz') && /^\d{4}_\d{2}_\d{2}$/.test(f.slice(publisher.length + 1, -'.html.gz'.length))).sort();
+      if (pages.length !== versions.length) throw new Error(`fundus: ${group.name}/${publisher} has ${pages.length} pages for ${versions.length} parser versions`);
+      return pages.flatMap((file, i): Page[] => {
+        const id = `${group.name}/${file.slice(0, -'.html.gz'.length)}`;
+        const path = unzipOnce(join(folder, file), join(out, file.slice(0, -'.gz'.length)));
+        const lang = /<html[^>]*\slang="([^"]*)"/i.exec(readFileSync(path, 'latin1').slice(0, 5000))?.[1].toLowerCase() ?? '';
+        if (UNSPACED.test(lang) || (!lang && UNSPACED_GROUPS.has(group.name))) return [];
+        const english = lang ? lang.startsWith('en') : ENGLISH_GROUPS.has(group.name);
+        const body = cases[versions[i]].body;
+        const text = [...(body?.summary ?? []), ...(body?.sections ?? []).flatMap((s) => [...(s.headline ?? []), ...(s.paragraphs ?? [])])].join('\n');
+        const dataset = english ? 'fundus/en' : 'fundus/other';
+        return [{ dataset, id, path, url: meta[file]?.url ?? `https://fundus.invalid/${id}`, gold: { kind: 'text', text }, heldOut: isHeldOut('fundus', id) }];
+      });
+    });
+  });
+}
+
+/** `V1` < `V1_1` < `V2` < `V10`. */
+function versionOrder(a: string, b: string): number {
+  const parts = (v: string) => v.replace(/^V/, '').split('_').map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+  return 0;
 }
