@@ -35,6 +35,8 @@ const CONSENT_WORDING = [
   /\b(?:we|this (?:web)?site|our (?:web)?site|this page)(?: also| may)? (?:use|uses|are using|is using) cookies\b/,
   /\bby (?:using|continuing|browsing|visiting|clicking|staying)\b[^.]{0,120}\b(?:agree|accept|consent)/,
   /\b(?:accept|allow|agree to)(?: all)? cookies\b/,
+  // A preference centre's explanations (OneTrust's "we store cookies on your browser", "it may store or retrieve information on your browser, mostly in the form of cookies").
+  /\b(?:we|it|this (?:web)?site|our (?:web)?site)(?: may)? store (?:or retrieve )?(?:cookies|information)\b[^.]{0,80}\b(?:browser|device|cookies)\b/,
   /\b(?:wir|diese (?:web)?seite|unsere (?:web)?seite|diese website|unsere website) (?:verwenden|verwendet|nutzen|nutzt|setzen|setzt|benutzen|benutzt) cookies\b/,
   /\b(?:verwenden|nutzen|setzen|benutzen) wir cookies\b/,
   /\bverwendung von cookies zu\b|\bcookies (?:zulassen|akzeptieren)\b/,

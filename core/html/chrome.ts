@@ -155,6 +155,11 @@ function consentBox(el: Element, root: Element): Element | undefined {
   return !holdsContent(box) && !amongProse(box) && readsAsConsent(box.textContent ?? '') ? box : undefined;
 }
 
+/** A block named as a cookie or consent notice that reads as one and holds no headline or article. */
+function isConsentDialog(el: Element): boolean {
+  return namesConsent(el) && findDescendant(el, holdsContent) === undefined && readsAsConsent(el.textContent ?? '');
+}
+
 /**
  * A listing's entry in a block named `meta` (arXiv's `div.meta` holds each paper's title, authors
  * and subjects): `meta` is its only chrome word and an element in it is named as a title. A post's
@@ -180,6 +185,9 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
     if (holds(el) || isListingEntry(el)) return true;
+    // A consent dialog named so is not kept for its length: OneTrust's preference centre
+    // (`onetrust-consent-sdk`) explains each kind of cookie at more length than a short story.
+    if (isConsentDialog(el)) return false;
     // Most of the page's text, unless most of it is links: a mega menu in the site header.
     // `entry-content no-share`: a block that also says it is content needs less text to be kept.
     // The page's text is counted only as far as could still leave the block that share of it: for

@@ -1198,6 +1198,22 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(policy).toContain('We use cookies to remember your settings between visits');
   });
 
+  it("drops a consent dialog named so whose explanations outweigh a short story (OneTrust's preference centre), and keeps a page named for its cookie policy", async () => {
+    const kinds = ['Strictly Necessary Cookies', 'Performance Cookies', 'Targeting Cookies', 'Functional Cookies', 'Social Media Cookies', 'Sale of Personal Data', 'Analytics Cookies', 'Video Cookies'].map((k) =>
+      `<div class="ot-accordion-layout"><h4>${k}</h4><p>These cookies are set by us and our partners to measure visits, remember your choices and show you relevant advertising, and they may be set through our site by our advertising partners, who use them to build a profile of your interests.</p></div>`).join('');
+    const centre = `<div id="onetrust-consent-sdk"><div id="onetrust-pc-sdk" class="otPcCenter" role="region"><h2>Privacy Preference Center</h2><p>When you visit our website, we store cookies on your browser to collect information. The information collected might relate to you, your preferences or your device, and is mostly used to make the site work as you expect it to.</p>${kinds}<button>Confirm My Choices</button></div></div>`;
+    const short = `<div class="article-body"><h1>Airport disputes the airline's account</h1>${prose('airport', 2)}${prose('engine', 2)}</div>`;
+    const md = await main(`${siteChrome}${short}${siteFooter}${centre}`);
+    expect(md).toContain("Airport disputes the airline's account");
+    expect(md).toContain('The engine report');
+    expect(md).not.toContain('Preference Center');
+    expect(md).not.toContain('Strictly Necessary Cookies');
+    expect(md).not.toContain('we store cookies on your browser');
+    const policy = await main(`${siteChrome}<div class="cookie-policy"><h1>Cookie policy</h1><p>When you visit our website, we store cookies on your browser to remember your settings, and you can remove them at any time.</p>${prose('cookie')}</div>${siteFooter}`);
+    expect(policy).toContain('we store cookies on your browser to remember your settings');
+    expect(policy).toContain('The cookie report');
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);
