@@ -1214,6 +1214,23 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(policy).toContain('The cookie report');
   });
 
+  it('keeps a paragraph that links half of its own sentence (BBC), and drops pointers that end with their link', async () => {
+    const block = (p: string) => `<div data-component="text-block"><div><div><p>${p}</p></div></div></div>`;
+    const md = await main(`${siteChrome}<main><article><h1>What is the alliance?</h1>
+      ${block('The alliance was formed in 1949 by twelve countries, and it has grown since then, with the last two members joining after the war began, as their governments had long promised.')}
+      ${block('It also <a href="https://alliance.example/topics/exercises">co-ordinates military plans and carries out joint military exercises</a>.')}
+      ${block('Under Article 4 <a href="https://alliance.example/topics/article-4">member countries can bring any issue of concern to the council</a>, its main political body.')}
+      ${prose('defence')}${prose('budget')}
+      ${block('How the alliance spends its money is explained in our guide <a href="https://news.example/2026/guide">Where the money goes: a guide?</a>')}
+      ${block('Read more: <a href="https://news.example/2026/10/summit">The summit that changed the alliance for good.</a>')}
+      </article></main>${siteFooter}`);
+    expect(md).toContain('It also [co-ordinates military plans and carries out joint military exercises]');
+    expect(md).toContain('Under Article 4 [member countries can bring any issue of concern to the council]');
+    expect(md).toContain('The budget report');
+    expect(md).not.toContain('our guide');
+    expect(md).not.toContain('Read more');
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);

@@ -95,6 +95,7 @@ function isFurniture(el: Element, s: Stats, root: Element): boolean {
   // went before: collectTablesOfContents).
   const density = linkDensity(s);
   if (s.links === 0 || s.fragmentLinks / s.links > 0.5) return false;
+  if (isLinkedSentence(el, s)) return false;
   if (s.text >= SMALL_BLOCK && s.linkText / s.links < HEADLINE_LINK) return false;
   const isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
   // A long list is headlines when its text is nearly all links; with prose around its links it is content.
@@ -157,6 +158,34 @@ function textBeforeLink(el: Element): string | undefined {
     node = node?.nextSibling ?? null;
   }
   return undefined;
+}
+
+/** Words of the story's own before a link, at least, and links at most, in a sentence that links part of itself. */
+const SENTENCE_LEAD_WORDS = 2;
+const SENTENCE_LINKS = 2;
+const SENTENCE_END = /[.!?]["”’)]?$/;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * One paragraph that is a sentence linking a part of itself: words of its own before the link, not
+ * a label ("Read more:"), and the sentence's end after it ("It also [co-ordinates military plans
+ * and carries out joint military exercises]."). BBC links half a sentence to its source; such a
+ * block is mostly link text but is the story's. A pointer to another story ends with its link.
+ */
+function isLinkedSentence(el: Element, s: Stats): boolean {
+  if (s.paragraphs > 1 || s.links > SENTENCE_LINKS || s.images > 0 || s.text > READ_ALSO_MAX * 2) return false;
+  const lead = textBeforeLink(el)?.trim();
+  if (!lead || LINK_LABEL.test(lead) || (lead.match(WORD) ?? []).length < SENTENCE_LEAD_WORDS || !/^\p{Lu}/u.test(lead)) return false;
+  // The sentence ends after its last link: a pointer ends with its link ("… in unserem Beitrag [iCloud: …?]").
+  let last: Element | undefined;
+  walkElements(el, (d) => {
+    if (d.localName === 'a') last = d;
+    return d.localName !== 'a';
+  });
+  const text = el.textContent ?? '';
+  const linked = last?.textContent ?? '';
+  const after = text.slice(text.lastIndexOf(linked) + linked.length).trim();
+  return after.length > 0 && SENTENCE_END.test(after);
 }
 
 /** A short label ending in a colon: "Read more:", "Lesen Sie auch:", "VEA TAMBIÉN:". */
