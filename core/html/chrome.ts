@@ -4,7 +4,7 @@
  * and page-level headers and footers are guarded against taking the content itself.
  */
 import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
-import { classIdParts, isHeaderLike, namesComments, namesConsent, namesContent, namesOnlyMeta, namesOtherPosts, namesWidget } from './class-names.js';
+import { classIdParts, isHeaderLike, namesComments, namesConsent, namesContent, namesOnly, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
 import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
@@ -155,6 +155,15 @@ function consentBox(el: Element, root: Element): Element | undefined {
   return !holdsContent(box) && !amongProse(box) && readsAsConsent(box.textContent ?? '') ? box : undefined;
 }
 
+/**
+ * A paragraph behind the paywall: Condé Nast's pages (The New Yorker, Wired) name each paragraph of
+ * the story after the first few `paywall`; the text is in the page. A paywall's prompt is a box,
+ * not a paragraph.
+ */
+function isPaywalledParagraph(el: Element): boolean {
+  return el.localName === 'p' && namesOnly(el, 'paywall');
+}
+
 /** A block named as a cookie or consent notice that reads as one and holds no headline or article. */
 function isConsentDialog(el: Element): boolean {
   return namesConsent(el) && findDescendant(el, holdsContent) === undefined && readsAsConsent(el.textContent ?? '');
@@ -166,7 +175,7 @@ function isConsentDialog(el: Element): boolean {
  * `entry-meta` holds its date and author, not its title.
  */
 function isListingEntry(el: Element): boolean {
-  return namesOnlyMeta(el) && findDescendant(el, (d) => classIdParts(d).includes('title')) !== undefined;
+  return namesOnly(el, 'meta') && findDescendant(el, (d) => classIdParts(d).includes('title')) !== undefined;
 }
 
 /** The outermost chrome elements under `root`, not descending into what is already flagged. */
@@ -184,7 +193,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     // A site's header or footer (below) is kept for a title it holds, not for its prose.
     if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
-    if (holds(el) || isListingEntry(el)) return true;
+    if (holds(el) || isListingEntry(el) || isPaywalledParagraph(el)) return true;
     // A consent dialog named so is not kept for its length: OneTrust's preference centre
     // (`onetrust-consent-sdk`) explains each kind of cookie at more length than a short story.
     if (isConsentDialog(el)) return false;

@@ -76,15 +76,18 @@ const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 
  */
 const LEADING_CHROME_WORDS = new Set(['side', 'rail']);
 
-/** Whether `meta` is the only chrome word of the class and id (a post's date-and-author line, or a listing's entry: `div.meta`). */
-export function namesOnlyMeta(el: Element): boolean {
-  let meta = false;
+/**
+ * Whether `word` is the only chrome word of the class and id: `meta` (a post's date-and-author
+ * line, or a listing's entry: `div.meta`), `paywall` (a paragraph behind it).
+ */
+export function namesOnly(el: Element, word: string): boolean {
+  let found = false;
   for (const part of classIdParts(el)) {
     if (!isChromeWord(part)) continue;
-    if (part !== 'meta') return false;
-    meta = true;
+    if (part !== word) return false;
+    found = true;
   }
-  return meta;
+  return found;
 }
 
 export function namesOtherPosts(el: Element): boolean {

@@ -1231,6 +1231,18 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Read more');
   });
 
+  it("keeps the story's paragraphs named behind the paywall (Condé Nast), and drops the paywall's prompt", async () => {
+    const walled = ['ice', 'glass', 'pond', 'sphere'].map((t) => prose(t).replace('<p>', '<p class="paywall">')).join('');
+    const md = await main(`${siteChrome}<main><article><h1>A heat shield for the ice</h1>
+      <div class="body__inner-container">${prose('morning')}${walled}</div>
+      <div class="paywall-bar"><p>You have read your last free article. Subscribe for unlimited access.</p><a href="/subscribe">Subscribe</a></div>
+      </article></main>${siteFooter}`);
+    expect(md).toContain('The morning report');
+    expect(md).toContain('The ice report');
+    expect(md).toContain('The sphere report');
+    expect(md).not.toContain('last free article');
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);
