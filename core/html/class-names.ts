@@ -248,6 +248,13 @@ export function classIdParts(el: Element): readonly string[] {
 const PROPERTY_WORDS = new Set(['has', 'with', 'without', 'no', 'layout']);
 
 /**
+ * Words after `sidebar` that make it a layout of content and side column (`sidebar-grid__content`
+ * holds Politico's story). Read as one word the other way round (`gridsidebar`), which no chrome
+ * word starts.
+ */
+const LAYOUT_WORDS = new Set(['grid', 'layout']);
+
+/**
  * Page builders whose every block is a "widget" (`elementor-widget elementor-widget-text-editor`
  * around a paragraph, `elementor-widget-container`): there the word names a block of the page, not a
  * sidebar's widget. Read as one word (`elementorwidget`), which is not chrome; the rest of the class
@@ -267,7 +274,8 @@ function splitWords(raw: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < parts.length; i++) {
     const joined = (PROPERTY_WORDS.has(parts[i]) && parts[i + 1] === 'sidebar') || (BUILDERS.has(parts[i]) && parts[i + 1] === 'widget');
-    out.push(joined ? parts[i] + parts[++i] : parts[i]);
+    if (parts[i] === 'sidebar' && LAYOUT_WORDS.has(parts[i + 1])) out.push(parts[i + 1] + parts[i++]);
+    else out.push(joined ? parts[i] + parts[++i] : parts[i]);
   }
   return out;
 }

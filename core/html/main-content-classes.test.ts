@@ -1243,6 +1243,20 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('last free article');
   });
 
+  it("keeps a story in blocks named for a layout with a side column (`sidebar-grid__content`), and drops the side column", async () => {
+    // The first block holds too little of the page for a block named as chrome to be kept for its share; the second, enough.
+    const chunk = (...topics: string[]) => `<div class="sidebar-grid__content article__content">${topics.map((t) => prose(t)).join('')}</div><div class="ad-slot">Advertisement</div>`;
+    const md = await main(`${siteChrome}<main><article class="article"><h1>The candidate who slammed the treaties</h1>
+      <div class="sidebar-grid"><div class="sidebar-grid__container">${chunk('dublin')}${chunk('campaign', 'debate', 'party', 'vote', 'poll', 'count')}</div>
+      <div class="sidebar-grid__sidebar"><h3>Most read</h3><ul><li><a href="/a">Other story one about the week</a></li><li><a href="/b">Other story two about the week</a></li></ul></div></div>
+      </article></main>${siteFooter}`);
+    expect(md).toContain('The dublin report');
+    expect(md).toContain('The campaign report');
+    expect(md).toContain('The party report');
+    expect(md).not.toContain('Most read');
+    expect(md).not.toContain('Other story one');
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);
