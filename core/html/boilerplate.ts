@@ -4,7 +4,7 @@
  * and removed outright; class/id words are guesses and are guarded against removing the content
  * itself (see `isGuarded`). What class/id words say is class-names.ts.
  */
-import { classIdParts, names } from './class-names.js';
+import { classIdParts, names, namesOnly } from './class-names.js';
 import { ELEMENT_NODE, findDescendant, hasMedia, linkTextUnder, TEXT_NODE, visibleTextLength } from './dom.js';
 
 /** Tags that are chrome wherever they appear. */
@@ -221,7 +221,8 @@ export function chromeEvidence(el: Element): ChromeEvidence | undefined {
   if (tag === 'a' && isSkipLink(el)) return 'tag';
   const role = el.getAttribute('role')?.trim().toLowerCase();
   if (role && CHROME_ROLES.has(role)) return 'role';
-  if (isHidden(el) && !isFoldedPanel(el, role)) return 'hidden';
+  // The story behind a paywall is in the page, hidden until a script lets the reader in: its name says so, and the guards weigh it (chrome.ts isBehindPaywall).
+  if (isHidden(el) && !isFoldedPanel(el, role) && !namesOnly(el, 'paywall')) return 'hidden';
   // Marked to stay out of search snippets: bylines, bios, disclaimers, boxes of other posts.
   if (el.hasAttribute('data-nosnippet')) return 'words';
   const { parts, chrome } = names(el);

@@ -156,12 +156,17 @@ function consentBox(el: Element, root: Element): Element | undefined {
 }
 
 /**
- * A paragraph behind the paywall: Condé Nast's pages (The New Yorker, Wired) name each paragraph of
- * the story after the first few `paywall`; the text is in the page. A paywall's prompt is a box,
- * not a paragraph.
+ * The story behind the paywall, in the page: Condé Nast's pages (The New Yorker, Wired) name each
+ * paragraph after the first few `paywall`, ABC (Spain) wraps the rest of the story in a hidden
+ * `div.paywall`, Jyllands-Posten each part in a `paywalled` block. A paragraph so named, or a block
+ * of WRAPPER_TEXT characters or more with few links. A paywall's prompt ("Subscribe to read on")
+ * is shorter, or links and asks.
  */
-function isPaywalledParagraph(el: Element): boolean {
-  return el.localName === 'p' && namesOnly(el, 'paywall');
+function isBehindPaywall(el: Element): boolean {
+  if (!namesOnly(el, 'paywall')) return false;
+  if (el.localName === 'p') return true;
+  const s = wrapperStats(el)?.get(el);
+  return !!s && linkDensity(s) < WRAPPER_LINKS && findDescendant(el, (d) => d.localName === 'form' || d.localName === 'button') === undefined;
 }
 
 /** A block named as a cookie or consent notice that reads as one and holds no headline or article. */
@@ -193,7 +198,7 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     // A site's header or footer (below) is kept for a title it holds, not for its prose.
     if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
-    if (holds(el) || isListingEntry(el) || isPaywalledParagraph(el)) return true;
+    if (holds(el) || isListingEntry(el) || isBehindPaywall(el)) return true;
     // A consent dialog named so is not kept for its length: OneTrust's preference centre
     // (`onetrust-consent-sdk`) explains each kind of cookie at more length than a short story.
     if (isConsentDialog(el)) return false;

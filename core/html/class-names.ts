@@ -77,14 +77,15 @@ const WEAK_CHROME_WORDS = new Set(['footer', 'masthead', 'contact', 'shoutbox', 
 const LEADING_CHROME_WORDS = new Set(['side', 'rail']);
 
 /**
- * Whether `word` is the only chrome word of the class and id: `meta` (a post's date-and-author
- * line, or a listing's entry: `div.meta`), `paywall` (a paragraph behind it).
+ * Whether `word`, or a word it starts, is the only chrome word of the class and id: `meta` (a
+ * post's date-and-author line, or a listing's entry: `div.meta`), `paywall` (`paywalled`: the story
+ * behind it).
  */
 export function namesOnly(el: Element, word: string): boolean {
   let found = false;
   for (const part of classIdParts(el)) {
     if (!isChromeWord(part)) continue;
-    if (part !== word) return false;
+    if (!part.startsWith(word)) return false;
     found = true;
   }
   return found;

@@ -1231,7 +1231,7 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Read more');
   });
 
-  it("keeps the story's paragraphs named behind the paywall (Condé Nast), and drops the paywall's prompt", async () => {
+  it("keeps the story named behind the paywall (Condé Nast's paragraphs, a hidden div.paywall, paywalled parts), and drops the paywall's prompts", async () => {
     const walled = ['ice', 'glass', 'pond', 'sphere'].map((t) => prose(t).replace('<p>', '<p class="paywall">')).join('');
     const md = await main(`${siteChrome}<main><article><h1>A heat shield for the ice</h1>
       <div class="body__inner-container">${prose('morning')}${walled}</div>
@@ -1241,6 +1241,17 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The ice report');
     expect(md).toContain('The sphere report');
     expect(md).not.toContain('last free article');
+    // ABC (Spain) hides the rest of the story in a div.paywall until a script lets the reader in; Jyllands-Posten names each part `paywalled`.
+    const hidden = await main(`${siteChrome}<main><article><h1>The match in the rain</h1>${prose('kickoff')}
+      <div class="paywall" hidden>${prose('goal')}${prose('save')}${prose('whistle')}</div>
+      <div class="paywall-prompt" hidden><p>Already a subscriber? Log in to read on.</p><a href="/login">Log in</a></div>
+      <div class="inline-element paywalled">${prose('bistro', 5)}</div>
+      </article></main>${siteFooter}`);
+    expect(hidden).toContain('The kickoff report');
+    expect(hidden).toContain('The goal report');
+    expect(hidden).toContain('The whistle report');
+    expect(hidden).toContain('The bistro report');
+    expect(hidden).not.toContain('Already a subscriber');
   });
 
   it("keeps a story in blocks named for a layout with a side column (`sidebar-grid__content`), and drops the side column", async () => {
