@@ -177,6 +177,14 @@ const SCRIPT_HOOK = /(^|\s)js[-_]\S*/gi;
 const NEGATED_TOKEN = /(^|\s)(?:hide|without|disable)[-_]\S*/gi;
 
 /**
+ * Tailwind's variant classes (`print:article-dropcap-print`, `md:hidden`, `dark:border-white`):
+ * styles under a condition (printing, a width, dark mode), not what the element is, so their
+ * words are no evidence (`print` is a print button's word). Not React's generated ids
+ * (`carousel-0-:R9ld5l6fnifumkq:`), whose colon follows a hyphen.
+ */
+const VARIANT_TOKEN = /(^|\s)(?:[a-z][a-z0-9-]*[a-z0-9]|\[[^\]\s]*\]):\S*/g;
+
+/**
  * The hash CSS modules append to a class (`ProductList_seoContainer__HiiRZ`, `AccordionTextItem_item__adF2E`):
  * five characters of base64 after `__`, with a capital or a digit (a BEM element, `card__title`, is
  * lower case). It is no word: read as words, `adF2E` says `ad`.
@@ -267,6 +275,7 @@ function splitWords(raw: string): string[] {
   const parts = raw
     .replace(SCRIPT_HOOK, '$1')
     .replace(NEGATED_TOKEN, '$1')
+    .replace(VARIANT_TOKEN, '$1')
     .replace(MODULE_HASH, stripHash)
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -583,6 +583,16 @@ b.push(1);</code></pre>
     expect(md).not.toContain('best kettles');
   });
 
+  it("reads no role in Tailwind's variant classes (print:article-dropcap-print), and still drops a print link", async () => {
+    const wrap = (p: string) => `<div class="my-6 desktop:my-8 desktop:[.floated_&]:mt-0 article-dropcap-small print:article-dropcap-print">${p}</div>`;
+    const md = await main(`${siteChrome}<main><article><h1>Pupils learn with the new tools</h1>${prose('lesson')}${wrap(prose('classroom', 2))}${prose('teacher')}
+      <div class="print-link"><a href="/print/123">Print this page</a></div>
+      </article></main>${siteFooter}`);
+    expect(md).toContain('The classroom report');
+    expect(md).toContain('The teacher report');
+    expect(md).not.toContain('Print this page');
+  });
+
   it('keeps a chart of titles under its introduction: link-dense rows that hold over twice the rest of the text', async () => {
     const row = (i: number) => `<li class="summary-item"><div><a href="/title/tt${i}/"><h3>${i}. Film number ${i}</h3></a><span>2026</span><span>1h 5${i % 10}m</span><span>R</span></div></li>`;
     const page = `<!doctype html><html><head><title>Most popular movies</title></head><body>${siteChrome}<main><h1>Most popular movies</h1><p>As determined by our users</p>
