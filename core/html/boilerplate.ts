@@ -138,7 +138,13 @@ function isPictureCaption(el: Element, parts: readonly string[]): boolean {
   const holder = el.parentElement;
   if (holder === null) return false;
   if (hasMedia(holder)) return true;
-  return el.localName === 'figcaption' && holder.localName === 'figure' && visibleTextLength(holder, new Set([el]), 1) === 0;
+  if (el.localName !== 'figcaption') return false;
+  // A figcaption may sit after the picture's own block rather than with it: AMP's figure and then
+  // its caption, BBC's caption block after the image's block. Not a diagram's caption that names
+  // code (a manual's "Initially, each `MyButton`'s `count` is 0").
+  const before = el.previousElementSibling ?? holder.previousElementSibling;
+  if (before && (before.localName === 'figure' || hasMedia(before))) return findDescendant(el, (d) => d.localName === 'code') === undefined;
+  return holder.localName === 'figure' && visibleTextLength(holder, new Set([el]), 1) === 0;
 }
 
 /**

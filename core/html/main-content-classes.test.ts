@@ -1278,6 +1278,21 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Other story one');
   });
 
+  it("drops a figcaption set after its picture's own block (AMP's figure, BBC's caption block), and keeps a diagram's caption that names code", async () => {
+    const md = await main(`${siteChrome}<main><article><h1>Riots spread to more towns</h1>${prose('riot')}
+      <div class="embed"><figure><amp-img src="/vigil.jpg" layout="fill"></amp-img></figure><figcaption class="image__caption--embedded">Locals mourn the victims at a pink-themed vigil</figcaption></div>
+      ${prose('police')}
+      <div data-component="image-block"><img src="/truss.jpg" alt=""></div><div data-component="caption-block"><figcaption>The former prime minister was criticised for not working with the office</figcaption></div>
+      ${prose('office')}
+      <div><img src="/diagram.png" alt=""></div><div class="w-full flex justify-center"><figcaption><p>Initially, each <code>MyButton</code>'s <code>count</code> state is <code>0</code></p></figcaption></div>
+      </article></main>${siteFooter}`);
+    expect(md).toContain('The police report');
+    expect(md).toContain('The office report');
+    expect(md).not.toContain('pink-themed vigil');
+    expect(md).not.toContain('was criticised for not working');
+    expect(md).toContain('state is `0`');
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);
