@@ -6,7 +6,7 @@
 import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
 import { classIdParts, isHeaderLike, namesComments, namesConsent, namesContent, namesOnly, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, visibleTextLength, walkElements } from './dom.js';
+import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, textOf, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
@@ -160,13 +160,37 @@ function consentBox(el: Element, root: Element): Element | undefined {
  * paragraph after the first few `paywall`, ABC (Spain) wraps the rest of the story in a hidden
  * `div.paywall`, Jyllands-Posten each part in a `paywalled` block. A paragraph so named, or a block
  * of WRAPPER_TEXT characters or more with few links. A paywall's prompt ("Subscribe to read on")
- * is shorter, or links and asks.
+ * is shorter, or links and asks. Named only `paywall`.
  */
 function isBehindPaywall(el: Element): boolean {
-  if (!namesOnly(el, 'paywall')) return false;
   if (el.localName === 'p') return true;
   const s = wrapperStats(el)?.get(el);
   return !!s && linkDensity(s) < WRAPPER_LINKS && findDescendant(el, (d) => d.localName === 'form' || d.localName === 'button') === undefined;
+}
+
+/** Words that open a block, read to tell whether the page shows its text elsewhere. */
+const OPENING_WORDS = 12;
+
+/**
+ * Whether the page has already shown the block's text before it: der Freitag keeps a hidden
+ * `div.o-paywall` with the story's second half as one blob after the story itself. Its opening
+ * words, found in the text before it, say so. The first of two versions of a story (Rzeczpospolita's
+ * for subscribers and for the rest) is no copy.
+ */
+function isCopyOfShownText(el: Element, root: Element): boolean {
+  const opening = (textOf(el).match(/\S+/g) ?? []).slice(0, OPENING_WORDS).join(' ');
+  if (!opening) return false;
+  let before = '';
+  const walk = (node: Node): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child === el) return true;
+      if (child.nodeType === TEXT_NODE) before += child.nodeValue ?? '';
+      else if (walk(child)) return true;
+    }
+    return false;
+  };
+  walk(root);
+  return before.replace(/\s+/g, ' ').includes(opening);
 }
 
 /** A block named as a cookie or consent notice that reads as one and holds no headline or article. */
@@ -198,7 +222,12 @@ export function collectChrome(root: Element, protect: ReadonlySet<Element>): Set
     // A site's header or footer (below) is kept for a title it holds, not for its prose.
     if (siteEdge) return findDescendant(el, (c) => c.localName === 'h1') !== undefined;
     const holds = isHeaderLike(el) ? holdsContentOrH2 : holdsContent;
-    if (holds(el) || isListingEntry(el) || isBehindPaywall(el)) return true;
+    if (holds(el) || isListingEntry(el)) return true;
+    // Named only for the paywall: the story behind it stays, a copy of text the page shows goes.
+    if (namesOnly(el, 'paywall')) {
+      if (isCopyOfShownText(el, root)) return false;
+      if (isBehindPaywall(el)) return true;
+    }
     // A consent dialog named so is not kept for its length: OneTrust's preference centre
     // (`onetrust-consent-sdk`) explains each kind of cookie at more length than a short story.
     if (isConsentDialog(el)) return false;

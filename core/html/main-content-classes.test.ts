@@ -1241,7 +1241,7 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).not.toContain('Read more');
   });
 
-  it("keeps the story named behind the paywall (Condé Nast's paragraphs, a hidden div.paywall, paywalled parts), and drops the paywall's prompts", async () => {
+  it("keeps the story named behind the paywall (Condé Nast's paragraphs, a hidden div.paywall, paywalled parts), and drops the paywall's prompts and a hidden copy of the story", async () => {
     const walled = ['ice', 'glass', 'pond', 'sphere'].map((t) => prose(t).replace('<p>', '<p class="paywall">')).join('');
     const md = await main(`${siteChrome}<main><article><h1>A heat shield for the ice</h1>
       <div class="body__inner-container">${prose('morning')}${walled}</div>
@@ -1262,6 +1262,17 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(hidden).toContain('The whistle report');
     expect(hidden).toContain('The bistro report');
     expect(hidden).not.toContain('Already a subscriber');
+    // der Freitag repeats the story's second half in a hidden div.o-paywall after it: a copy, not more story.
+    const copy = await main(`${siteChrome}<main><article><h1>What the islands read</h1>${prose('asphalt')}${prose('museum')}${prose('harbour')}</article>
+      <div class="o-paywall" style="display:none">${prose('museum').replace(/<\/?p>/g, '')} ${prose('harbour').replace(/<\/?p>/g, '')}</div></main>${siteFooter}`);
+    expect(copy.split('The museum report, published on day 1').length - 1).toBe(1);
+    expect(copy.split('The harbour report, published on day 1').length - 1).toBe(1);
+    // Rzeczpospolita writes the story for subscribers and its opening again for the rest: the first is no copy.
+    const versions = await main(`${siteChrome}<main><h1>Three weeks before the election</h1><div class="paywallWrapper">
+      <div class="paywallAccessWrapper">${prose('election')}${prose('coalition')}${prose('vote')}${prose('turnout')}</div>
+      <div class="paywallNoAccessWrapper">${prose('election')}<div>89% of the article remains</div></div></div></main>${siteFooter}`);
+    expect(versions).toContain('The vote report');
+    expect(versions).toContain('The turnout report');
   });
 
   it("keeps a story in blocks named for a layout with a side column (`sidebar-grid__content`), and drops the side column", async () => {
