@@ -1304,6 +1304,17 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('state is `0`');
   });
 
+  it("reaches up to an article's h2 headline and its standfirst when the page's h1 sits in the breadcrumb bar (Funke's papers)", async () => {
+    const md = await main(`${siteChrome}<article><nav class="breadcrumb"><a href="/politik">Politik</a><h1>Streit um die Präsidentin eskaliert</h1></nav>
+      <hgroup><div class="kicker">Parlamentsstreit</div><h2>Nun attackiert auch die frühere Vorsitzende</h2></hgroup>
+      <div class="intro"><span>Berlin.</span> <span>Die frühere Vorsitzende greift die Präsidentin an. Mit Symboldebatten schade sie ihrem Amt.</span></div>
+      <div class="grid"><div class="col"><div class="article-body">${prose('parliament')}${prose('debate')}${prose('office')}${prose('vote')}</div></div>
+      <div class="col"><a href="/x">Other story one</a></div></div></article>${siteFooter}`);
+    expect(md).toContain('Nun attackiert auch die frühere Vorsitzende');
+    expect(md).toContain('Mit Symboldebatten schade sie ihrem Amt.');
+    expect(md).toContain('The vote report');
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);

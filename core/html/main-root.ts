@@ -302,6 +302,7 @@ function withTitle(body: Element, root: Element, drop: Set<Element>, stats: Stat
     if (el === root) break;
     if (el.localName === 'h1') title = el;
   }
+  title ??= articleHeadline(root, stats);
   if (!title || findDescendant(root, (el) => el.localName === 'h1')) return undefined;
   let top = root.parentElement;
   for (let level = 1; top && top !== body && !isWithin(title, top) && level < TITLE_LEVELS; level++) top = top.parentElement;
@@ -329,6 +330,22 @@ function withTitle(body: Element, root: Element, drop: Set<Element>, stats: Stat
   const rootText = stats.get(root)?.text ?? 0;
   if (added > TITLE_BLOCK_SHARE * rootText || addedLinks > 0.5 * added) return undefined;
   return { root: top, drop: widened };
+}
+
+/**
+ * With no h1 left before the root (Funke's papers put theirs in the breadcrumb bar, which goes as
+ * navigation), the story's headline is the first h2 of the `<article>` that holds the root, when
+ * it comes before the root.
+ */
+function articleHeadline(root: Element, stats: StatsMap): Element | undefined {
+  let article: Element | null = root;
+  while (article && article.localName !== 'article') article = article.parentElement;
+  if (!article) return undefined;
+  for (const el of stats.keys()) {
+    if (el === root) return undefined;
+    if (el.localName === 'h2' && isWithin(el, article)) return el;
+  }
+  return undefined;
 }
 
 /** A table of figures or facts rather than layout: it has header cells or a caption. */
