@@ -1139,7 +1139,7 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md.match(/\[Read more\]/g)).toHaveLength(3);
   });
 
-  it('drops pointers to other stories set in the text ("Related: <link>", "READ MORE: <link>"), and keeps a related sentence with a link in it', async () => {
+  it('drops pointers to other stories set in the text ("Related: <link>", "READ MORE: <link>", "READ MORE | <link>"), and keeps a related sentence with a link in it', async () => {
     const md = await main(`${siteChrome}<main><h1>Council approves the river plan</h1>${prose('river')}
       <h5>Related: <a href="/2025/11/flood-defences">Flood defences: three tips for the winter</a></h5><h2>The budget</h2>${prose('budget')}
       <strong>READ MORE:</strong> <a href="/2025/10/bridge">Will the bridge ever open?</a><br><b>Also read:</b> <a href="/2025/09/ferry">The ferry's last summer</a><br>
@@ -1147,6 +1147,13 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The flood report, published on day 4');
     expect(md).toContain('Related: the council also voted on');
     for (const pointer of ['Flood defences: three tips', 'Will the bridge ever open', "The ferry's last summer"]) expect(md).not.toContain(pointer);
+    // A label may end with a bar instead of a colon ("FUNDA OLUNYE UDABA LAPHA | <link>", "READ MORE | <link>").
+    const barred = await main(`${siteChrome}<main><h1>Council approves the river plan</h1>${prose('river')}
+      <p><strong>READ MORE |</strong> <a href="/2025/10/harbour">Five arrested after the harbour fight</a></p>${prose('budget')}
+      <p><strong>FUNDA OLUNYE UDABA LAPHA |</strong> <a href="/2025/10/ferry">Isikhephe sokugcina sasehlobo</a></p>${prose('flood')}</main>`);
+    expect(barred).toContain('The flood report, published on day 4');
+    expect(barred).not.toContain('Five arrested after the harbour fight');
+    expect(barred).not.toContain('Isikhephe sokugcina');
   });
 
   it('drops links that skip to a part of the page ("Skip to main content", "Jump to navigation"), and keeps a sentence that jumps', async () => {

@@ -188,8 +188,8 @@ function isLinkedSentence(el: Element, s: Stats): boolean {
   return after.length > 0 && SENTENCE_END.test(after);
 }
 
-/** A short label ending in a colon: "Read more:", "Lesen Sie auch:", "VEA TAMBIÉN:". */
-const LINK_LABEL = /^[^.!?\d]{2,40}[:：]\s*$/;
+/** A short label ending in a colon or a bar: "Read more:", "Lesen Sie auch:", "VEA TAMBIÉN:", "FUNDA OLUNYE UDABA LAPHA |". */
+const LINK_LABEL = /^[^.!?\d|]{2,40}[:：|]\s*$/;
 const READ_ALSO_MAX = 200;
 
 /**
