@@ -1322,6 +1322,15 @@ git clone &lt;repo url&gt;</code></pre>`;
     expect(md).toContain('The vote report');
   });
 
+  it("drops a consent manager's box in place of an embedded video (German publishers' \"Empfohlener redaktioneller Inhalt\"), and keeps the story", async () => {
+    const box = `<div class="embed"><div>Empfohlener redaktioneller Inhalt</div><p>An dieser Stelle findest du einen externen Inhalt von YouTube, der den Artikel ergänzt.</p>
+      <p>Ich bin damit einverstanden, dass mir Inhalte von YouTube angezeigt werden.</p><p>Personenbezogene Daten können an Drittplattformen übermittelt werden. Mehr dazu in unserer <a href="/datenschutz">Datenschutzerklärung</a>.</p><div>Externen Inhalt anzeigen</div></div>`;
+    const md = await main(`${siteChrome}<main><article><h1>Das neue Klapphandy</h1>${prose('phone')}${box}${prose('chip')}</article></main>${siteFooter}`);
+    expect(md).toContain('The phone report');
+    expect(md).toContain('The chip report');
+    for (const line of ['Empfohlener redaktioneller Inhalt', 'externen Inhalt von YouTube', 'damit einverstanden', 'Drittplattformen', 'Externen Inhalt anzeigen']) expect(md).not.toContain(line);
+  });
+
   it('keeps the bylines of a listing\'s cards (more than four), drops an article\'s, and keeps a post saying it has no affiliate links', async () => {
     const card = (i: number) => `<div class="card"><h3><a href="/2025/12/story-${i}">Story number ${i} about the week</a></h3><p>By Makenzie Holland • Dec. ${i + 1}, 2025</p><p>A summary of story ${i}, with the facts, the figures and the people who matter this week.</p></div>`;
     const listing = await main(`<main><h1>Latest news</h1>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</main>`);

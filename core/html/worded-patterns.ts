@@ -107,6 +107,14 @@ const FURNITURE_LINES = [
   /^\(?(?:some )?(?:information|material) (?:for|in) this (?:report|story|article) (?:was )?(?:provided|contributed) by\b/iu,
   /^\(?this (?:news )?(?:article|story|report) (?:was )?(?:(?:originally|first) (?:published|appeared)|provided|distributed|supplied) (?:by|in|on)\b/iu,
   /^(?:the )?(?:trackback url|uri to trackback)\b/iu,
+  // A consent manager's box in place of an embedded post or video, until the reader agrees (German
+  // publishers: "Empfohlener redaktioneller Inhalt", "An dieser Stelle findest du einen externen
+  // Inhalt von YouTube, der den Artikel ergänzt.", "Ich bin damit einverstanden, dass mir Inhalte von
+  // YouTube angezeigt werden.", "Personenbezogene Daten können an Drittplattformen übermittelt werden.").
+  /^(?:empfohlener redaktioneller inhalt|externen? inhalte? (?:anzeigen|laden)|link zum [\p{L}\d-]+-inhalt|ein klick für den datenschutz)$/iu,
+  /^an dieser stelle (?:finde(?:n sie|st du)|ist)\b[^.!?]{0,80}\bexterne[nr]? inhalt/iu,
+  /^ich bin damit einverstanden, dass mir\b/iu,
+  /^(?:damit können )?personenbezogene daten (?:können )?an drittplattformen übermittelt werden\b/iu,
   // Comment and related-story headings, whole lines.
   /^(?:comments?|kommentare?|kommentieren(?: sie)?|das könnte (?:sie|dich) auch interessieren|mehr zum thema|zum weiterlesen|weitere themen|schon gelesen\?|you might also like|related (?:articles|posts|stories)|externer inhalt|inhaltsverzeichnis|fragen an den autor|originalartikel)\s*:?$/iu,
 ];
