@@ -6,7 +6,7 @@
 import { chromeEvidence, isSignupForm, readsAsConsent } from './boilerplate.js';
 import { classIdParts, isHeaderLike, namesComments, namesConsent, namesContent, namesOnly, namesOtherPosts, namesWidget } from './class-names.js';
 import { linkDensity, measure, type Stats, type StatsMap } from './content-score.js';
-import { findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, textOf, visibleTextLength, walkElements } from './dom.js';
+import { collapse, findDescendant, hasAncestorIn, isWithin, linkTextUnder, TEXT_NODE, textOf, visibleTextLength, walkElements } from './dom.js';
 import { CARD_TEXT } from './teaser-cards.js';
 
 /** Share of the root's text above which a class/id guess is presumed to be a wrapper, not chrome. */
@@ -178,7 +178,7 @@ const OPENING_WORDS = 12;
  * for subscribers and for the rest) is no copy.
  */
 function isCopyOfShownText(el: Element, root: Element): boolean {
-  const opening = (textOf(el).match(/\S+/g) ?? []).slice(0, OPENING_WORDS).join(' ');
+  const opening = collapse(textOf(el)).split(' ').slice(0, OPENING_WORDS).join(' ');
   if (!opening) return false;
   let before = '';
   const walk = (node: Node): boolean => {
@@ -190,7 +190,7 @@ function isCopyOfShownText(el: Element, root: Element): boolean {
     return false;
   };
   walk(root);
-  return before.replace(/\s+/g, ' ').includes(opening);
+  return collapse(before).includes(opening);
 }
 
 /** A block named as a cookie or consent notice that reads as one and holds no headline or article. */

@@ -11,7 +11,7 @@
  */
 import { candidateScore, linkDensity, proseMass, type Stats, type StatsMap } from './content-score.js';
 import { locateArticleBody } from './article-body.js';
-import { findDescendant, hasMedia, isWithin } from './dom.js';
+import { ancestorWithTag, findDescendant, hasMedia, isWithin } from './dom.js';
 
 /** Share of the page's prose (paragraph score mass) the chosen root needs to be the main block. */
 const CLEAR_ROOT_SHARE = 0.5;
@@ -332,14 +332,15 @@ function withTitle(body: Element, root: Element, drop: Set<Element>, stats: Stat
   return { root: top, drop: widened };
 }
 
+const ARTICLE: ReadonlySet<string> = new Set(['article']);
+
 /**
  * With no h1 left before the root (Funke's papers put theirs in the breadcrumb bar, which goes as
  * navigation), the story's headline is the first h2 of the `<article>` that holds the root, when
  * it comes before the root.
  */
 function articleHeadline(root: Element, stats: StatsMap): Element | undefined {
-  let article: Element | null = root;
-  while (article && article.localName !== 'article') article = article.parentElement;
+  const article = ancestorWithTag(root, ARTICLE);
   if (!article) return undefined;
   for (const el of stats.keys()) {
     if (el === root) return undefined;
